@@ -1,0 +1,43 @@
+"""The `mcp-desk` entry point: no subcommand starts the GUI, a subcommand runs the CLI.
+
+The CLI path must never import Qt (it is used headless and in scripts), so the GUI package
+is imported only when the arguments ask for the window.
+"""
+
+from __future__ import annotations
+
+import sys
+
+# Options that belong to the GUI; anything else that is not a global option is a CLI subcommand.
+GUI_FLAGS = ("--smoke-test", "--screenshot")
+GLOBAL_OPTIONS_WITH_VALUE = ("--config-dir",)
+
+
+def wants_gui(argv: list[str]) -> bool:
+    """True when argv holds no CLI subcommand (only global options and GUI flags)."""
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in GLOBAL_OPTIONS_WITH_VALUE or arg == "--screenshot":
+            i += 2
+            continue
+        if arg.startswith(("--config-dir=", "--screenshot=")) or arg in GUI_FLAGS:
+            i += 1
+            continue
+        return False
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if wants_gui(args):
+        from app.ui.main import run_gui
+
+        return run_gui(args)
+    from app.cli.main import main as cli_main
+
+    return cli_main(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
