@@ -1,0 +1,143 @@
+"""The headless `mcp-desk SUBCOMMAND ...` entry point.
+
+Each command module exposes `register(subparsers) -> None` and sets `func=` on the parsers it adds;
+`func(args) -> int` returns the exit code. Modules are looked up by name so a module that does not
+exist yet (the team builds them in parallel) is simply skipped.
+
+A group parser (such as `servers`) may `set_defaults(group_parser=itself)` so a bare group prints
+its own usage.
+
+Exit codes: 0 ok, 2 usage error, 1 failure (one line on stderr), 3 a tool answered `isError`.
+Nothing here imports Qt, and command modules import the MCP SDK only inside the commands that need
+it: `mcp-desk servers list` must start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+EXIT_OK = 0
+EXIT_FAILURE = 1
+EXIT_USAGE = 2
+EXIT_TOOL_ERROR = 3
+
+# Order is the order of `--help`.
+COMMAND_MODULES = ("servers", "secrets", "demo", "remote", "doctor")
+
+
+class CommandError(Exception):
+    """A failure to report to the user as one line on stderr (no traceback)."""
+
+    def __init__(self, message: str, exit_code: int = EXIT_FAILURE) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def _load_command_modules() -> list[Any]:
+    modules = []
+    for name in COMMAND_MODULES:
+        qualified = f"app.cli.{name}"
+        try:
+            module = importlib.import_module(qualified)
+        except ModuleNotFoundError as exc:
+            if exc.name == qualified:
+                continue  # not written yet
+            logger.warning("CLI command module %s cannot be imported: %s", qualified, exc)
+            continue
+        except ImportError as exc:
+            # A teammate's module that is broken must not take the other commands down with it.
+            logger.warning("CLI command module %s cannot be imported: %s", qualified, exc)
+            continue
+        modules.append(module)
+    return modules
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mcp-desk",
+        description="MCP Desk: connect to MCP servers, list and call their tools. "
+        "Without a command, the desktop app starts.",
+    )
+    parser.add_argument(
+        "--config-dir",
+        metavar="DIR",
+        help="use DIR for servers.json and settings.json (default: the platform's user config dir; "
+        "also MCP_DESK_CONFIG_DIR)",
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages to stderr")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in _load_command_modules():
+        module.register(subparsers)
+    return parser
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one CLI command and return its exit code (never raises SystemExit)."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    try:
+        args = parser.parse_args(args_list)
+    except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    if args.config_dir:
+        from app.config.paths import set_config_dir
+
+        set_config_dir(args.config_dir)
+
+    func: Handler | None = getattr(args, "func", None)
+    if func is None:
+        # `mcp-desk servers` without a subcommand: show that group's help.
+        sub_parser: argparse.ArgumentParser | None = getattr(args, "group_parser", None)
+        (sub_parser or parser).print_usage(sys.stderr)
+        print("mcp-desk: error: a command is required", file=sys.stderr)
+        return EXIT_USAGE
+    return run_handler(func, args)
+
+
+def run_handler(func: Handler, args: argparse.Namespace) -> int:
+    """Call a command; turn the errors a user can act on into one line on stderr."""
+    from app.config.errors import ConfigError
+    from app.secrets.errors import SecretStoreError
+
+    try:
+        return func(args)
+    except CommandError as exc:
+        print(f"mcp-desk: error: {_one_line(str(exc))}", file=sys.stderr)
+        return exc.exit_code
+    except (ConfigError, SecretStoreError) as exc:
+        print(f"mcp-desk: error: {_one_line(str(exc))}", file=sys.stderr)
+        return EXIT_FAILURE
+    except OSError as exc:
+        print(f"mcp-desk: error: {_one_line(str(exc))}", file=sys.stderr)
+        return EXIT_FAILURE
+    except KeyboardInterrupt:
+        print("mcp-desk: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        # Only the type and message: a traceback could show locals holding secret values.
+        logger.debug("command failed", exc_info=True)
+        print(f"mcp-desk: internal error: {type(exc).__name__}: {_one_line(str(exc))}", file=sys.stderr)
+        return EXIT_FAILURE
+
+
+if __name__ == "__main__":
+    sys.exit(main())
