@@ -1,0 +1,61 @@
+"""Write a file so that a crash at any moment leaves either the old or the new version.
+
+Temp file in the same directory (so `os.replace` is a rename, not a copy), fsync, keep the previous
+version as `NAME.bak`, replace, fsync the directory. Files are created with mode 0600: they may
+name tokens' whereabouts and other apps' settings.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+FILE_MODE = 0o600
+
+
+def atomic_write(path: Path, data: bytes, *, backup: bool = True) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, FILE_MODE)  # mkstemp already uses 0600; be explicit for other platforms
+        if backup and path.exists():
+            _keep_backup(path)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    _fsync_dir(path.parent)
+
+
+def _keep_backup(path: Path) -> None:
+    """Make `NAME.bak` the current version, itself atomically (link or copy to temp, then replace)."""
+    bak = path.with_name(path.name + ".bak")
+    tmp = path.with_name(f".{path.name}.bak.{os.getpid()}.tmp")
+    with contextlib.suppress(FileNotFoundError):
+        tmp.unlink()
+    try:
+        # A hard link costs nothing and is the old version itself once `path` is replaced.
+        os.link(path, tmp)
+    except OSError:
+        shutil.copyfile(path, tmp)
+        os.chmod(tmp, FILE_MODE)
+    os.replace(tmp, bak)
+
+
+def _fsync_dir(directory: Path) -> None:
+    if os.name != "posix":
+        return
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
