@@ -1,1 +1,1 @@
-"""demo."""
+"""The demo MCP server bundled with MCP Desk (`mcp-desk demo-server`, or `python -m app.demo`)."""
