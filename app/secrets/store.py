@@ -1,0 +1,325 @@
+"""Secrets in the OS keyring, one entry per server and name.
+
+Keyring entries: service `mcp-desk`, username `SERVER/NAME`. Values longer than `CHUNK_UNITS`
+UTF-16 code units are split into `SERVER/NAME#1`, `#2`... and the main entry holds a marker with
+the count (Windows Credential Manager refuses blobs over 2,560 bytes; OAuth tokens are longer).
+Keyring has no way to list entries, so an index entry (`INDEX_USER`) holds the names per server.
+
+Every call may hit D-Bus and show an unlock prompt: the GUI uses the async twins, which run the
+sync method in a worker thread, one at a time. Messages never contain a secret value.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
+
+import keyring
+import keyring.errors
+from keyring.backend import KeyringBackend
+
+from app.config.refs import is_valid_secret_name
+from app.secrets.backend import insecure_message, insecure_reason
+from app.secrets.errors import KeyringLockedError, KeyringUnavailableError, SecretStoreError
+
+logger = logging.getLogger(__name__)
+
+SERVICE = "mcp-desk"
+INDEX_USER = "mcp-desk:index"
+CHUNK_UNITS = 1000
+CHUNK_MARKER = "mcp-desk:chunked:v1:"
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def username(server: str, name: str) -> str:
+    return f"{server}/{name}"
+
+
+def split_chunks(value: str, units: int = CHUNK_UNITS) -> list[str]:
+    """Split into pieces of at most `units` UTF-16 code units, never inside a surrogate pair."""
+    chunks: list[str] = []
+    current: list[str] = []
+    size = 0
+    for ch in value:
+        width = 2 if ord(ch) > 0xFFFF else 1
+        if size + width > units:
+            chunks.append("".join(current))
+            current, size = [], 0
+        current.append(ch)
+        size += width
+    if current:
+        chunks.append("".join(current))
+    return chunks
+
+
+class SecretStore:
+    """Get, set and delete secrets of configured servers.
+
+    `backend=None` uses keyring's active backend at each call. `session_only=True` keeps secrets
+    in this process's memory only — the fallback a user must choose explicitly when no secure
+    keyring exists; nothing is ever written to a file instead.
+    """
+
+    def __init__(
+        self,
+        backend: KeyringBackend | None = None,
+        *,
+        session_only: bool = False,
+        service: str = SERVICE,
+    ) -> None:
+        self._backend = backend
+        self.service = service
+        self._session: dict[str, str] | None = {} if session_only else None
+        self._lock = threading.RLock()
+
+    # -- backend ---------------------------------------------------------------------------
+
+    @property
+    def session_only(self) -> bool:
+        return self._session is not None
+
+    def use_session_only(self) -> None:
+        """Switch to in-memory secrets for the rest of this session (the user chose so)."""
+        with self._lock:
+            if self._session is None:
+                self._session = {}
+
+    def backend(self) -> KeyringBackend:
+        return self._backend if self._backend is not None else keyring.get_keyring()
+
+    def check_available(self) -> None:
+        """Raise `KeyringUnavailableError` (with what to do on this OS) unless storage is secure."""
+        if self._session is not None:
+            return
+        reason = insecure_reason(self.backend())
+        if reason is not None:
+            raise KeyringUnavailableError(insecure_message(reason))
+
+    def is_available(self) -> bool:
+        try:
+            self.check_available()
+        except KeyringUnavailableError:
+            return False
+        return True
+
+    def _raw_get(self, user: str) -> str | None:
+        if self._session is not None:
+            return self._session.get(user)
+        return _call("read", lambda: self.backend().get_password(self.service, user))
+
+    def _raw_set(self, user: str, value: str) -> None:
+        if self._session is not None:
+            self._session[user] = value
+            return
+        _call("store", lambda: self.backend().set_password(self.service, user, value))
+
+    def _raw_delete(self, user: str) -> bool:
+        """Delete one keyring entry; False when it did not exist."""
+        if self._session is not None:
+            return self._session.pop(user, None) is not None
+        backend = self.backend()
+        try:
+            if backend.get_password(self.service, user) is None:
+                return False
+            backend.delete_password(self.service, user)
+        except keyring.errors.PasswordDeleteError:
+            return False
+        except keyring.errors.KeyringError as exc:
+            raise _translate("delete", exc) from None
+        return True
+
+    # -- index -----------------------------------------------------------------------------
+
+    def _index(self) -> dict[str, list[str]]:
+        raw = self._raw_get(INDEX_USER)
+        if not raw:
+            return {}
+        try:
+            data = json.loads(raw)
+        except json.JSONDecodeError:
+            logger.warning("the keyring's MCP Desk index is unreadable; starting a new one")
+            return {}
+        if not isinstance(data, dict):
+            return {}
+        return {str(k): [str(n) for n in v] for k, v in data.items() if isinstance(v, list) and v}
+
+    def _write_index(self, index: dict[str, list[str]]) -> None:
+        clean = {k: sorted(set(v)) for k, v in sorted(index.items()) if v}
+        if clean:
+            self._raw_set(INDEX_USER, json.dumps(clean, separators=(",", ":")))
+        else:
+            self._raw_delete(INDEX_USER)
+
+    # -- public sync API -------------------------------------------------------------------
+
+    def get(self, server: str, name: str) -> str | None:
+        """The secret, or None when it is not set."""
+        _check(server, name)
+        with self._lock:
+            self.check_available()
+            head = self._raw_get(username(server, name))
+            if head is None or not head.startswith(CHUNK_MARKER):
+                return head
+            count = _chunk_count(head)
+            parts = []
+            for i in range(1, count + 1):
+                part = self._raw_get(f"{username(server, name)}#{i}")
+                if part is None:
+                    raise SecretStoreError(
+                        f"secret {name!r} of server {server!r} is incomplete in the keyring "
+                        f"(piece {i} of {count} is missing); set it again"
+                    )
+                parts.append(part)
+            return "".join(parts)
+
+    def set(self, server: str, name: str, value: str) -> None:
+        _check(server, name)
+        if not value:
+            raise SecretStoreError(f"secret {name!r} of server {server!r} is empty")
+        with self._lock:
+            self.check_available()
+            user = username(server, name)
+            old_count = self._stored_chunk_count(user)
+            chunks = split_chunks(value)
+            if len(chunks) == 1:
+                self._raw_set(user, value)
+                new_count = 0
+            else:
+                # Pieces first, then the marker: a reader never sees a marker without its pieces.
+                for i, chunk in enumerate(chunks, start=1):
+                    self._raw_set(f"{user}#{i}", chunk)
+                self._raw_set(user, f"{CHUNK_MARKER}{len(chunks)}")
+                new_count = len(chunks)
+            for i in range(new_count + 1, old_count + 1):
+                self._raw_delete(f"{user}#{i}")
+            index = self._index()
+            if name not in index.get(server, []):
+                index.setdefault(server, []).append(name)
+                self._write_index(index)
+
+    def delete(self, server: str, name: str) -> bool:
+        """Remove a secret and all its pieces. False when it was not set."""
+        _check(server, name)
+        with self._lock:
+            self.check_available()
+            user = username(server, name)
+            count = self._stored_chunk_count(user)
+            existed = self._raw_delete(user)
+            for i in range(1, count + 1):
+                self._raw_delete(f"{user}#{i}")
+            # Pieces left by an interrupted earlier write (no marker points at them any more).
+            i = count + 1
+            while self._raw_delete(f"{user}#{i}"):
+                i += 1
+            index = self._index()
+            if name in index.get(server, []):
+                index[server].remove(name)
+                self._write_index(index)
+            return existed
+
+    def list_names(self, server: str | None = None) -> list[str] | dict[str, list[str]]:
+        """Names (never values) of one server's secrets, or of every server's when `server` is None."""
+        with self._lock:
+            self.check_available()
+            index = self._index()
+        if server is None:
+            return index
+        return list(index.get(server, []))
+
+    def names(self, server: str) -> list[str]:
+        """Typed shortcut of `list_names(server)`."""
+        result = self.list_names(server)
+        assert isinstance(result, list)
+        return result
+
+    def rename_server(self, old: str, new: str) -> None:
+        """Move every secret of `old` to `new` (copy, then delete the old ones)."""
+        if old == new:
+            return
+        with self._lock:
+            for name in self.names(old):
+                value = self.get(old, name)
+                if value is not None:
+                    self.set(new, name, value)
+                self.delete(old, name)
+
+    def delete_server(self, server: str) -> list[str]:
+        """Remove every secret of a server; returns the names removed."""
+        with self._lock:
+            names = self.names(server)
+            for name in names:
+                self.delete(server, name)
+            return names
+
+    def _stored_chunk_count(self, user: str) -> int:
+        head = self._raw_get(user)
+        return _chunk_count(head) if head and head.startswith(CHUNK_MARKER) else 0
+
+    # -- async twins: keyring may block on D-Bus or a prompt -------------------------------
+
+    async def aget(self, server: str, name: str) -> str | None:
+        return await _in_thread(self.get, server, name)
+
+    async def aset(self, server: str, name: str, value: str) -> None:
+        await _in_thread(self.set, server, name, value)
+
+    async def adelete(self, server: str, name: str) -> bool:
+        return await _in_thread(self.delete, server, name)
+
+    async def alist_names(self, server: str | None = None) -> list[str] | dict[str, list[str]]:
+        return await _in_thread(self.list_names, server)
+
+    async def arename_server(self, old: str, new: str) -> None:
+        await _in_thread(self.rename_server, old, new)
+
+    async def adelete_server(self, server: str) -> list[str]:
+        return await _in_thread(self.delete_server, server)
+
+    async def acheck_available(self) -> None:
+        await _in_thread(self.check_available)
+
+
+async def _in_thread(func: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    # The store's lock serialises the worker threads, so calls reach the keyring one at a time.
+    return await asyncio.to_thread(func, *args, **kwargs)
+
+
+def _check(server: str, name: str) -> None:
+    if not server or "/" in server:
+        raise SecretStoreError(f"invalid server name {server!r}")
+    if not is_valid_secret_name(name):
+        raise SecretStoreError(f"invalid secret name {name!r} (letters, digits, '_', '-', '.')")
+
+
+def _chunk_count(head: str) -> int:
+    try:
+        count = int(head[len(CHUNK_MARKER) :])
+    except ValueError:
+        raise SecretStoreError("a secret's chunk marker in the keyring is damaged; set it again") from None
+    return max(count, 0)
+
+
+def _call(action: str, func: Callable[[], T]) -> T:
+    try:
+        return func()
+    except keyring.errors.KeyringError as exc:
+        raise _translate(action, exc) from None
+
+
+def _translate(action: str, exc: keyring.errors.KeyringError) -> SecretStoreError:
+    """A keyring failure as one of our errors; the message names the cause, never a value."""
+    detail = str(exc).strip() or type(exc).__name__
+    if isinstance(exc, keyring.errors.KeyringLocked):
+        return KeyringLockedError(
+            f"cannot {action} the secret: the keyring is locked or the unlock prompt was dismissed "
+            f"({detail}). Unlock your keyring and try again."
+        )
+    if isinstance(exc, keyring.errors.NoKeyringError):
+        return KeyringUnavailableError(insecure_message("no keyring backend is available"))
+    return SecretStoreError(f"cannot {action} the secret in the keyring: {detail}")
