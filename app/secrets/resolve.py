@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
 from app.config.model import ServerEntry
 from app.config.refs import expand_env, is_valid_secret_name, secret_ref, substitute_secrets
@@ -54,13 +53,6 @@ def resolve_entry(
     return env, headers, used
 
 
-@dataclass
-class ExtractedSecrets:
-    """Secret values taken out of an entry, to be stored under `entry.name` in the keyring."""
-
-    values: dict[str, str] = field(default_factory=dict)
-
-
 def extract_secrets(
     entry: ServerEntry,
     *,
@@ -68,14 +60,14 @@ def extract_secrets(
     secret_headers: Mapping[str, str] | None = None,
     detect: bool = True,
     taken: set[str] | None = None,
-) -> ExtractedSecrets:
+) -> dict[str, str]:
     """Replace secret env/header values in `entry` by `${secret:NAME}`; return the values.
 
     `secret_env`/`secret_headers` are what the user marked; with `detect`, names that look secret
     (TOKEN, KEY, ... and `Authorization`) are moved too. The caller stores the values *before*
     saving the config, so a failure leaves nothing half-done on disk.
     """
-    out = ExtractedSecrets()
+    out: dict[str, str] = {}
     used = set(taken or ()) | entry.secret_refs()
 
     def name_for(wanted: str) -> str:
@@ -95,11 +87,11 @@ def extract_secrets(
     for key, value in list(entry.env.items()):
         if (secret_env and key in secret_env) or (detect and is_secret_env(key, value)):
             name = name_for(key)
-            out.values[name] = value
+            out[name] = value
             entry.env[key] = secret_ref(name)
     for key, value in list(entry.headers.items()):
         if (secret_headers and key in secret_headers) or (detect and is_secret_header(key, value)):
             name = name_for(key)
-            out.values[name] = value
+            out[name] = value
             entry.headers[key] = secret_ref(name)
     return out

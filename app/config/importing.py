@@ -1,0 +1,294 @@
+"""Import server definitions from Claude Desktop, Cursor, VS Code and MCP Inspector files.
+
+The four formats share the entry shape; they differ in the wrapper (`mcpServers` or VS Code's
+`servers` + `inputs`), in the `type` spellings, and in `${...}` variables. Secret values found on
+the way (VS Code password inputs, env names like *_TOKEN, `Authorization` headers) go to the
+keyring through a `SecretSink`; the server list only keeps `${secret:NAME}` references.
+
+Config does not import the secrets package (they are siblings): the caller passes the sink.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import os
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+from app.config.errors import ConfigError
+from app.config.jsonc import load_jsonc
+from app.config.model import EntryShapeError, ServerEntry
+from app.config.refs import expand_env, secret_ref
+from app.config.store import ConfigStore
+
+Format = Literal["claude", "cursor", "vscode", "inspector"]
+FORMATS: tuple[Format, ...] = ("claude", "cursor", "vscode", "inspector")
+
+INPUT_REF = re.compile(r"\$\{input:([^}]+)\}")
+
+
+@dataclass(frozen=True)
+class ImportInput:
+    """A VS Code `inputs` item the user is asked for (once, however many servers use it)."""
+
+    id: str
+    description: str = ""
+    password: bool = False
+    default: str | None = None
+
+
+Ask = Callable[[ImportInput], str | None]
+
+
+class SecretSink(Protocol):
+    """What import needs from the secret store (`app.secrets.store.SecretStore` fits)."""
+
+    def check_available(self) -> None: ...
+    def set(self, server: str, name: str, value: str) -> None: ...
+    def delete(self, server: str, name: str) -> bool: ...
+
+
+class SecretExtractor(Protocol):
+    def __call__(self, entry: ServerEntry, *, detect: bool, taken: set[str]) -> dict[str, str]: ...
+
+
+@dataclass
+class ImportedServer:
+    original_name: str
+    entry: ServerEntry
+    secrets: dict[str, str] = field(default_factory=dict, repr=False)
+
+
+@dataclass
+class ImportResult:
+    format: Format
+    servers: list[ImportedServer] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def added(self) -> list[tuple[str, str]]:
+        """(name in the file, name given here) per server; they differ after a clash."""
+        return [(s.original_name, s.entry.name) for s in self.servers]
+
+    @property
+    def secret_names(self) -> list[tuple[str, str]]:
+        return [(s.entry.name, n) for s in self.servers for n in sorted(s.secrets)]
+
+
+def detect_format(data: Any, path: Path | None = None) -> Format:
+    """Guess the file's format from its shape (and, for Claude vs Cursor, its name)."""
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object")
+    if isinstance(data.get("servers"), dict) or (
+        isinstance(data.get("mcp"), dict) and isinstance(data["mcp"].get("servers"), dict)
+    ):
+        return "vscode"
+    servers = data.get("mcpServers")
+    if not isinstance(servers, dict):
+        if "command" in data or "url" in data:
+            return "inspector"  # the Inspector's single "server entry" copy
+        raise ValueError("no `mcpServers` or `servers` object found")
+    entries = [e for e in servers.values() if isinstance(e, dict)]
+    name = path.name.lower() if path else ""
+    if "claude" in name:
+        return "claude"
+    if (
+        entries
+        and all("type" in e for e in entries)
+        and any(str(e.get("type")).lower() in ("streamable-http", "stdio", "sse") for e in entries)
+    ):
+        return "inspector"
+    if "cursor" in str(path or "").lower() or any("url" in e for e in entries):
+        return "cursor"
+    return "claude"
+
+
+def read_import_file(
+    path: Path,
+    format: Format | Literal["auto"] = "auto",
+    *,
+    ask: Ask | None = None,
+    environ: Mapping[str, str] | None = None,
+    extract: SecretExtractor | None = None,
+    detect_secrets: bool = True,
+) -> ImportResult:
+    """Parse `path` into entries (names not yet made unique) with their secret values."""
+    try:
+        data = load_jsonc(path)
+    except UnicodeDecodeError as exc:
+        raise ConfigError(path, f"not UTF-8 text ({exc.reason})") from None
+    try:
+        fmt: Format = detect_format(data, path) if format == "auto" else format
+    except ValueError as exc:
+        raise ConfigError(path, f"not a server list this app knows: {exc}") from None
+
+    env = dict(os.environ if environ is None else environ)
+    env.setdefault("userHome", str(Path.home()))
+    result = ImportResult(format=fmt)
+
+    if fmt == "vscode":
+        root = data["mcp"] if "servers" not in data and isinstance(data.get("mcp"), dict) else data
+        servers = root.get("servers")
+        inputs = {i.id: i for i in _parse_inputs(path, root.get("inputs", []))}
+    else:
+        servers = data.get("mcpServers")
+        if servers is None and isinstance(data, dict) and ("command" in data or "url" in data):
+            servers = {path.stem: data}
+        inputs = {}
+    if not isinstance(servers, dict):
+        raise ConfigError(path, f"no server list found for format {fmt!r}")
+
+    answers: dict[str, str | None] = {}
+
+    def answer(input_id: str) -> str | None:
+        if input_id not in answers:
+            spec = inputs.get(input_id, ImportInput(id=input_id, password=True))
+            value = ask(spec) if ask is not None else None
+            answers[input_id] = value if value else spec.default
+        return answers[input_id]
+
+    for name, raw in servers.items():
+        if not isinstance(raw, dict):
+            result.warnings.append(f"skipped {name!r}: not an object")
+            continue
+        secrets: dict[str, str] = {}
+        raw = copy.deepcopy(raw)
+        _substitute(raw, env, inputs, answer, secrets, result.warnings, name)
+        try:
+            entry = ServerEntry.from_json(str(name), raw, normalise=True)
+        except EntryShapeError as exc:
+            result.warnings.append(f"skipped {name!r}: {exc}")
+            continue
+        if entry.problem:
+            result.warnings.append(f"{name!r}: {entry.problem}")
+        if extract is not None:
+            secrets.update(extract(entry, detect=detect_secrets, taken=set(secrets)))
+        result.servers.append(ImportedServer(str(name), entry, secrets))
+    return result
+
+
+def import_into(
+    store: ConfigStore,
+    secrets: SecretSink,
+    path: Path,
+    format: Format | Literal["auto"] = "auto",
+    *,
+    ask: Ask | None = None,
+    environ: Mapping[str, str] | None = None,
+    extract: SecretExtractor | None = None,
+    detect_secrets: bool = True,
+) -> ImportResult:
+    """Read `path`, store its secrets in the keyring, add its servers and save the list.
+
+    Clashing names get a suffix (`github-2`). Secrets are stored before the list is saved; if
+    anything fails, the secrets stored so far are removed again and the list is not saved.
+    """
+    result = read_import_file(
+        path, format, ask=ask, environ=environ, extract=extract, detect_secrets=detect_secrets
+    )
+    taken: set[str] = set()
+    for server in result.servers:
+        wanted = final = server.entry.name
+        n = 2
+        while final in store or final in taken:
+            final, n = f"{wanted}-{n}", n + 1
+        taken.add(final)
+        server.entry.name = final
+
+    stored: list[tuple[str, str]] = []
+    try:
+        if any(s.secrets for s in result.servers):
+            secrets.check_available()
+        for server in result.servers:
+            for secret_name, value in server.secrets.items():
+                secrets.set(server.entry.name, secret_name, value)
+                stored.append((server.entry.name, secret_name))
+        for server in result.servers:
+            store.add(server.entry)
+        store.save()
+    except BaseException:
+        for server_name, secret_name in stored:
+            # Best effort: the original error is the one to report.
+            with contextlib.suppress(Exception):
+                secrets.delete(server_name, secret_name)
+        for server in result.servers:
+            if server.entry.name in store:
+                store.remove(server.entry.name)
+        raise
+    return result
+
+
+def _parse_inputs(path: Path, raw: Any) -> list[ImportInput]:
+    if not isinstance(raw, list):
+        raise ConfigError(path, "`inputs` must be a list")
+    out = []
+    for item in raw:
+        if isinstance(item, dict) and isinstance(item.get("id"), str):
+            default = item.get("default")
+            out.append(
+                ImportInput(
+                    id=item["id"],
+                    description=str(item.get("description", "")),
+                    password=bool(item.get("password", False)),
+                    default=default if isinstance(default, str) else None,
+                )
+            )
+    return out
+
+
+def _secret_name_for_input(input_id: str) -> str:
+    return "".join(c if c.isalnum() or c in "_-." else "_" for c in input_id) or "secret"
+
+
+def _substitute(
+    raw: dict[str, Any],
+    env: Mapping[str, str],
+    inputs: Mapping[str, ImportInput],
+    answer: Callable[[str], str | None],
+    secrets: dict[str, str],
+    warnings: list[str],
+    server: str,
+) -> None:
+    """Resolve `${env:..}`/`${NAME}` (when set) and `${input:..}` in the entry's string values."""
+
+    def one(value: str, where: str) -> str:
+        value = expand_env(value, env)
+
+        def repl(match: re.Match[str]) -> str:
+            input_id = match.group(1)
+            spec = inputs.get(input_id)
+            is_password = spec.password if spec is not None else True
+            if is_password:
+                name = _secret_name_for_input(input_id)
+                got = answer(input_id)
+                if got:
+                    secrets[name] = got
+                else:
+                    warnings.append(f"{server!r}: no value given for {input_id!r}; set it later")
+                if where not in ("env", "headers"):
+                    warnings.append(
+                        f"{server!r}: secret {input_id!r} is used in {where}; MCP Desk passes secrets "
+                        "only through env and headers, so edit this server"
+                    )
+                return secret_ref(name)
+            got = answer(input_id)
+            if got is None:
+                warnings.append(f"{server!r}: no value given for {input_id!r}; kept as written")
+                return match.group(0)
+            return got
+
+        return INPUT_REF.sub(repl, value)
+
+    for key in ("command", "cwd", "url"):
+        if isinstance(raw.get(key), str):
+            raw[key] = one(raw[key], key)
+    if isinstance(raw.get("args"), list):
+        raw["args"] = [one(a, "args") if isinstance(a, str) else a for a in raw["args"]]
+    for key in ("env", "headers"):
+        mapping = raw.get(key)
+        if isinstance(mapping, dict):
+            raw[key] = {k: one(v, key) if isinstance(v, str) else v for k, v in mapping.items()}
