@@ -126,6 +126,13 @@ def run_handler(func: Handler, args: argparse.Namespace) -> int:
     except (ConfigError, SecretStoreError) as exc:
         print(f"mcp-desk: error: {_one_line(str(exc))}", file=sys.stderr)
         return EXIT_FAILURE
+    except BrokenPipeError:
+        # `mcp-desk servers list | head`: the reader left; say nothing more on a dead pipe.
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_FAILURE
     except OSError as exc:
         print(f"mcp-desk: error: {_one_line(str(exc))}", file=sys.stderr)
         return EXIT_FAILURE

@@ -1,0 +1,334 @@
+"""`mcp-desk servers list|add|remove|rename|import|export`.
+
+Secret values are never printed (except by `export --include-secrets`, which the user asks for)
+and should not be typed on the command line: `--secret-env NAME` without `=VALUE` asks for it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from app.config.importing import ImportInput
+    from app.config.model import ServerEntry
+
+USAGE = 2
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("servers", help="list, add, remove, rename, import and export servers")
+    parser.set_defaults(group_parser=parser)
+    sub = parser.add_subparsers(dest="servers_command", metavar="ACTION")
+
+    p = sub.add_parser("list", help="list configured servers")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser(
+        "add",
+        help="add a server",
+        description="Add a stdio server (--command) or a remote one (--url). Arguments that start "
+        "with '-' are written --arg=-y. Env names that look secret (TOKEN, KEY, SECRET, PASSWORD, PAT, "
+        "CREDENTIAL) and the Authorization header go to the keyring unless --no-detect-secrets.",
+    )
+    p.add_argument("name", metavar="NAME")
+    target = p.add_mutually_exclusive_group(required=True)
+    target.add_argument("--command", metavar="CMD", help="program to start (stdio server)")
+    target.add_argument("--url", metavar="URL", help="address of a remote server")
+    p.add_argument("--arg", action="append", default=[], metavar="A", help="argument (repeatable)")
+    p.add_argument("--cwd", metavar="DIR", help="working directory of the server")
+    p.add_argument("--type", choices=("http", "sse"), help="remote transport (default http)")
+    p.add_argument("--env", action="append", default=[], metavar="K=V", help="environment variable")
+    p.add_argument(
+        "--secret-env",
+        action="append",
+        default=[],
+        metavar="K[=V]",
+        help="secret environment variable, kept in the keyring (without =V the value is asked for)",
+    )
+    p.add_argument("--header", action="append", default=[], metavar="K=V", help="HTTP header")
+    p.add_argument("--secret-header", action="append", default=[], metavar="K[=V]", help="secret HTTP header")
+    p.add_argument("--no-detect-secrets", action="store_true", help="keep only the marked values as secrets")
+    p.set_defaults(func=cmd_add)
+
+    p = sub.add_parser("remove", help="remove a server and its secrets")
+    p.add_argument("name", metavar="NAME")
+    p.set_defaults(func=cmd_remove)
+
+    p = sub.add_parser("rename", help="rename a server (its secrets move with it)")
+    p.add_argument("old", metavar="OLD")
+    p.add_argument("new", metavar="NEW")
+    p.set_defaults(func=cmd_rename)
+
+    p = sub.add_parser("import", help="import servers from Claude Desktop, Cursor, VS Code or Inspector")
+    p.add_argument("file", metavar="FILE", type=Path)
+    p.add_argument("--format", choices=("auto", "claude", "cursor", "vscode", "inspector"), default="auto")
+    p.add_argument("--no-detect-secrets", action="store_true", help="move only VS Code password inputs")
+    p.set_defaults(func=cmd_import)
+
+    p = sub.add_parser("export", help="export servers for Claude Desktop/Cursor or VS Code")
+    p.add_argument("--format", choices=("claude", "vscode"), default="claude")
+    p.add_argument("-o", "--output", metavar="FILE", type=Path, help="write to FILE (mode 0600)")
+    p.add_argument(
+        "--include-secrets",
+        action="store_true",
+        help="Claude format only: write secret values instead of ${secret:NAME} references",
+    )
+    p.set_defaults(func=cmd_export)
+
+
+# -- helpers -------------------------------------------------------------------------------
+
+
+def _usage(message: str) -> Exception:
+    from app.cli.main import CommandError
+
+    return CommandError(message, USAGE)
+
+
+def _pairs(values: list[str], option: str, *, value_optional: bool = False) -> dict[str, str | None]:
+    out: dict[str, str | None] = {}
+    for item in values:
+        key, sep, value = item.partition("=")
+        if not key or (not sep and not value_optional):
+            raise _usage(f"{option} expects K=V, got {item!r}")
+        out[key] = value if sep else None
+    return out
+
+
+def _asked(values: dict[str, str | None], what: str, server: str) -> dict[str, str]:
+    from app.cli.secrets import read_secret
+
+    out: dict[str, str] = {}
+    for key, value in values.items():
+        if value is None:
+            value = read_secret(f"{what} {key} for {server}: ")
+            if not value:
+                raise _usage(f"no value given for {what} {key}")
+        out[key] = value
+    return out
+
+
+def _load() -> Any:
+    from app.config.store import ConfigStore
+
+    store = ConfigStore()
+    store.load()
+    return store
+
+
+def _target(entry: ServerEntry) -> str:
+    if entry.transport == "stdio":
+        return " ".join([entry.command or "", *entry.args]).strip()
+    return entry.url or ""
+
+
+# -- commands ------------------------------------------------------------------------------
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    store = _load()
+    entries: list[ServerEntry] = store.entries
+    if args.json:
+        rows = [
+            {
+                "name": e.name,
+                "transport": e.transport,
+                "command": e.command,
+                "args": e.args,
+                "cwd": e.cwd,
+                "url": e.url,
+                "env": e.env,
+                "headers": e.headers,
+                "disabled": e.disabled,
+                "problem": e.problem,
+                "secrets": sorted(e.secret_refs()),
+            }
+            for e in entries
+        ]
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return 0
+    if not entries:
+        print("no servers configured")
+        return 0
+    width = max(len(e.name) for e in entries)
+    for e in entries:
+        flags = []
+        if e.disabled:
+            flags.append("disabled")
+        if e.problem:
+            flags.append(f"problem: {e.problem}")
+        suffix = f"  [{'; '.join(flags)}]" if flags else ""
+        print(f"{e.name:<{width}}  {e.transport:<5}  {_target(e)}{suffix}")
+    return 0
+
+
+def cmd_add(args: argparse.Namespace) -> int:
+    from app.config.model import ServerEntry
+    from app.secrets.resolve import extract_secrets
+    from app.secrets.store import SecretStore
+
+    if args.command is not None and (args.type is not None):
+        raise _usage("--type applies to --url servers only")
+    if args.url is not None and (args.arg or args.cwd):
+        raise _usage("--arg and --cwd apply to --command servers only")
+    env = {k: v or "" for k, v in _pairs(args.env, "--env").items()}
+    headers = {k: v or "" for k, v in _pairs(args.header, "--header").items()}
+    if args.command is not None and (headers or args.secret_header):
+        raise _usage("--header applies to --url servers only")
+    secret_env_raw = _pairs(args.secret_env, "--secret-env", value_optional=True)
+    secret_header_raw = _pairs(args.secret_header, "--secret-header", value_optional=True)
+
+    store = _load()
+    if args.name in store:
+        from app.config.store import ServerExistsError
+
+        raise ServerExistsError(store.path, f"a server named {args.name!r} already exists")
+    secrets = SecretStore()
+    if secret_env_raw or secret_header_raw:
+        secrets.check_available()  # before asking for values we could not keep
+    entry = ServerEntry(
+        name=args.name,
+        transport="stdio" if args.command is not None else (args.type or "http"),
+        command=args.command,
+        args=list(args.arg),
+        env=env,
+        cwd=args.cwd,
+        url=args.url,
+        headers=headers,
+    )
+    values = extract_secrets(
+        entry,
+        secret_env=_asked(secret_env_raw, "env", args.name),
+        secret_headers=_asked(secret_header_raw, "header", args.name),
+        detect=not args.no_detect_secrets,
+    )
+    store.add(entry)
+    stored: list[str] = []
+    try:
+        if values:
+            secrets.check_available()
+        for name, value in values.items():
+            secrets.set(entry.name, name, value)
+            stored.append(name)
+        store.save()
+    except BaseException:
+        for name in stored:
+            with contextlib.suppress(Exception):  # best effort; report the first error
+                secrets.delete(entry.name, name)
+        raise
+    note = f" ({len(stored)} secret(s) in the keyring: {', '.join(stored)})" if stored else ""
+    print(f"added {entry.name!r}{note}")
+    return 0
+
+
+def cmd_remove(args: argparse.Namespace) -> int:
+    from app.secrets.errors import KeyringUnavailableError
+    from app.secrets.store import SecretStore
+
+    store = _load()
+    entry = store.remove(args.name)
+    removed: list[str] = []
+    try:
+        removed = SecretStore().delete_server(args.name)
+    except KeyringUnavailableError:
+        if entry.secret_refs():
+            raise  # its secrets would be left behind where the user cannot see them
+    store.save()
+    note = f" and {len(removed)} secret(s)" if removed else ""
+    print(f"removed {args.name!r}{note}")
+    return 0
+
+
+def cmd_rename(args: argparse.Namespace) -> int:
+    from app.secrets.errors import KeyringUnavailableError
+    from app.secrets.store import SecretStore
+
+    store = _load()
+    entry = store.get(args.old)
+    store.rename(args.old, args.new)
+    secrets = SecretStore()
+    moved = False
+    try:
+        if secrets.names(args.old):
+            secrets.rename_server(args.old, args.new)
+            moved = True
+    except KeyringUnavailableError:
+        if entry.secret_refs():
+            raise
+    try:
+        store.save()
+    except BaseException:
+        if moved:
+            secrets.rename_server(args.new, args.old)
+        raise
+    print(f"renamed {args.old!r} to {args.new!r}")
+    return 0
+
+
+def _ask(spec: ImportInput) -> str | None:
+    from app.cli.secrets import read_secret
+
+    label = spec.description or spec.id
+    if spec.password:
+        return read_secret(f"{label} (secret, {spec.id}): ") or None
+    if sys.stdin.isatty():
+        return input(f"{label} ({spec.id}): ") or None
+    return sys.stdin.readline().rstrip("\r\n") or None
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from app.config.importing import import_into
+    from app.secrets.resolve import extract_secrets
+    from app.secrets.store import SecretStore
+
+    store = _load()
+    result = import_into(
+        store,
+        SecretStore(),
+        args.file,
+        args.format,
+        ask=_ask,
+        extract=extract_secrets,
+        detect_secrets=not args.no_detect_secrets,
+    )
+    for warning in result.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    if not result.servers:
+        print(f"no servers found in {args.file} ({result.format} format)")
+        return 0
+    names = [new if old == new else f"{new} (was {old})" for old, new in result.added]
+    print(f"imported {len(names)} server(s) from {result.format} file: {', '.join(names)}")
+    if result.secret_names:
+        refs = ", ".join(f"{s}/{n}" for s, n in result.secret_names)
+        print(f"secrets stored in the keyring: {refs}")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from app.config.atomic import atomic_write
+    from app.config.exporting import export_claude, export_vscode
+    from app.secrets.store import SecretStore
+
+    if args.include_secrets and args.format != "claude":
+        raise _usage("--include-secrets applies to --format claude only (VS Code asks for them)")
+    store = _load()
+    if args.format == "vscode":
+        data, warnings = export_vscode(store)
+    else:
+        reveal = SecretStore().get if args.include_secrets else None
+        data, warnings = export_claude(store, reveal)
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        atomic_write(args.output, text.encode("utf-8"), backup=False)
+        print(f"wrote {len(data.get('mcpServers') or data.get('servers') or {})} server(s) to {args.output}")
+    return 0
