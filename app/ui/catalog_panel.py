@@ -1,0 +1,169 @@
+"""The centre panel: the selected server's tools, resources (and templates) and prompts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QHBoxLayout,
+    QLineEdit,
+    QListView,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui.models.catalog import CatalogFilterModel, CatalogItem, CatalogModel
+from app.ui.safe_text import plain_label
+
+KINDS = ("tools", "resources", "resource_templates", "prompts")
+
+
+def make_list(name: str) -> QListView:
+    view = QListView()
+    view.setObjectName(name)
+    view.setAccessibleName(name)
+    view.setUniformItemSizes(True)  # 10,000 rows: never measure every row
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    return view
+
+
+class CatalogPanel(QWidget):
+    """Search box, scope switch and one list per catalog kind.
+
+    Signals:
+        item_selected(kind, item): a tool/resource/template/prompt became current (item may be None).
+    """
+
+    item_selected = Signal(str, object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.models: dict[str, CatalogModel] = {k: CatalogModel(k, self) for k in KINDS}
+        self.proxies: dict[str, CatalogFilterModel] = {}
+        self.views: dict[str, QListView] = {}
+        for k in KINDS:
+            p = CatalogFilterModel(self)
+            p.setSourceModel(self.models[k])
+            self.proxies[k] = p
+            v = make_list(k)
+            v.setModel(p)
+            v.selectionModel().currentChanged.connect(lambda cur, prev, kind=k: self._current(kind, cur))
+            self.views[k] = v
+
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        top = QHBoxLayout()
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("Search (Ctrl+F)")
+        self.search.setClearButtonEnabled(True)
+        self.search.setAccessibleName("Search")
+        self.search.textChanged.connect(self.set_search)
+        top.addWidget(self.search, 1)
+        self.all_servers = QCheckBox("All servers")
+        self.all_servers.setToolTip("Search the tools, resources and prompts of every connected server")
+        self.all_servers.toggled.connect(self.set_all_servers)
+        top.addWidget(self.all_servers)
+        lay.addLayout(top)
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("catalogTabs")
+        self.tabs.addTab(self.views["tools"], "Tools")
+        res = QSplitter(Qt.Orientation.Vertical)
+        for kind, label in (("resources", "Resources"), ("resource_templates", "Templates")):
+            box = QWidget()
+            bl = QVBoxLayout(box)
+            bl.setContentsMargins(0, 0, 0, 0)
+            bl.addWidget(plain_label(label, wrap=False))
+            bl.addWidget(self.views[kind])
+            res.addWidget(box)
+        self.tabs.addTab(res, "Resources")
+        self.tabs.addTab(self.views["prompts"], "Prompts")
+        lay.addWidget(self.tabs, 1)
+        self.empty = plain_label("")
+        self.empty.setStyleSheet("color: palette(mid);")
+        lay.addWidget(self.empty)
+        self.tabs.currentChanged.connect(self._tab_changed)
+
+    # --- scope and search ---------------------------------------------------------------------
+    @Slot(str)
+    def set_search(self, text: str) -> None:
+        for p in self.proxies.values():
+            p.set_search(text)
+
+    @Slot(bool)
+    def set_all_servers(self, on: bool) -> None:
+        for p in self.proxies.values():
+            p.set_all_servers(on)
+
+    def set_server(self, server: str | None) -> None:
+        for p in self.proxies.values():
+            p.set_server(server)
+        self.update_counts()
+
+    def update_counts(self) -> None:
+        n = {k: self.proxies[k].rowCount() for k in KINDS}
+        self.tabs.setTabText(0, f"Tools ({n['tools']})")
+        self.tabs.setTabText(1, f"Resources ({n['resources'] + n['resource_templates']})")
+        self.tabs.setTabText(2, f"Prompts ({n['prompts']})")
+
+    # --- selection ----------------------------------------------------------------------------
+    def current_kind(self) -> str:
+        i = self.tabs.currentIndex()
+        if i == 0:
+            return "tools"
+        if i == 2:
+            return "prompts"
+        return "resource_templates" if self.views["resource_templates"].hasFocus() else "resources"
+
+    def current_item(self, kind: str) -> CatalogItem | None:
+        idx = self.views[kind].currentIndex()
+        return idx.data(CatalogModel.ItemRole) if idx.isValid() else None
+
+    def select(self, kind: str, server: str, key: str) -> bool:
+        row = self.models[kind].find(server, key)
+        if row < 0:
+            return False
+        idx = self.proxies[kind].mapFromSource(self.models[kind].index(row, 0))
+        if not idx.isValid():
+            return False
+        self.tabs.setCurrentIndex({"tools": 0, "prompts": 2}.get(kind, 1))
+        self.views[kind].setCurrentIndex(idx)
+        return True
+
+    def _current(self, kind: str, cur: QModelIndex) -> None:
+        item = cur.data(CatalogModel.ItemRole) if cur.isValid() else None
+        if kind == "resources" and item is not None:
+            self.views["resource_templates"].clearSelection()
+        self.item_selected.emit(kind, item)
+
+    @Slot(int)
+    def _tab_changed(self, i: int) -> None:
+        kind = {0: "tools", 2: "prompts"}.get(i, "resources")
+        item = self.current_item(kind)
+        if item is not None:
+            self.item_selected.emit(kind, item)
+
+    def focus_search(self) -> None:
+        self.search.setFocus()
+        self.search.selectAll()
+
+
+def item_from(kind: str, server: str, obj: Any, key: str | None = None) -> CatalogItem:
+    """A CatalogItem from an engine catalog object of any kind (key: its key in the catalog)."""
+    if key is not None:
+        pass
+    elif kind == "resources":
+        key = str(getattr(obj, "uri", "") or getattr(obj, "name", ""))
+    elif kind == "resource_templates":
+        key = str(getattr(obj, "uri_template", None) or getattr(obj, "uriTemplate", None) or getattr(obj, "name", ""))
+    else:
+        key = str(getattr(obj, "name", ""))
+    title = getattr(obj, "title", None) or ""
+    if kind in ("resources", "resource_templates"):
+        title = title or str(getattr(obj, "name", "") or "")
+    return CatalogItem(server, key, str(title), str(getattr(obj, "description", None) or ""), obj)

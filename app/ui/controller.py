@@ -1,0 +1,202 @@
+"""The window's link to the core: the server list file, the keyring and the connection engine.
+
+Everything here runs on the qasync loop. Keyring work (resolving `${secret:…}` references when a
+connection starts, storing secrets from the Add dialog) goes to worker threads through the
+SecretStore's async twins or `asyncio.to_thread`, never on the GUI thread.
+
+The engine (and the SDK under it) is imported only by `start_engine()`, which the window calls
+after its first paint: importing the SDK costs more than a whole window start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from app.ui.bridge import EngineBridge
+
+logger = logging.getLogger(__name__)
+
+CATALOG_KINDS = ("tools", "resources", "resource_templates", "prompts")
+
+
+class DeskController(QObject):
+    """Owns the config store, the secret store and the ConnectionManager.
+
+    Signals:
+        servers_changed(): the configured server list (names, order, settings) changed.
+        engine_started(): the engine is imported and its ConnectionManager exists.
+        config_failed(message): servers.json could not be read (shown; the file is never overwritten).
+    """
+
+    servers_changed = Signal()
+    engine_started = Signal()
+    config_failed = Signal(str)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.bridge = EngineBridge(self)
+        self.manager: Any = None
+        self.handlers: Any = None
+        self.config_error: str | None = None
+        self._store: Any = None
+        self._secrets: Any = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # --- configuration ------------------------------------------------------------------------
+    def load_config(self) -> None:
+        """Read servers.json (seeding the demo server on first run). Never overwrites a broken file."""
+        from app.config.store import ConfigStore
+
+        store = ConfigStore()
+        try:
+            store.load()
+        except Exception as exc:  # ConfigError and OSError: shown to the person, file left as is
+            self.config_error = str(exc)
+            logger.warning("cannot read the server list: %s", exc)
+            self.config_failed.emit(str(exc))
+        self._store = store
+
+    @property
+    def store(self) -> Any:
+        if self._store is None:
+            self.load_config()
+        return self._store
+
+    @property
+    def secrets(self) -> Any:
+        if self._secrets is None:
+            from app.secrets.store import SecretStore
+
+            self._secrets = SecretStore()
+        return self._secrets
+
+    def entries(self) -> list[Any]:
+        """ServerEntry objects in the user's order."""
+        ents = self.store.entries
+        items = list(ents.values()) if isinstance(ents, dict) else list(ents)
+        return items
+
+    def entry(self, name: str) -> Any | None:
+        for e in self.entries():
+            if e.name == name:
+                return e
+        return None
+
+    def settings(self, name: str) -> Any:
+        return self.store.settings(name)
+
+    def save(self) -> bool:
+        if self.config_error is not None:
+            # The file on disk did not parse: saving would replace what the user wrote.
+            logger.warning("not saving: the server list file is broken (%s)", self.config_error)
+            return False
+        self.store.save()
+        self.servers_changed.emit()
+        return True
+
+    def is_trusted(self, server: str, tool: str) -> bool:
+        try:
+            return tool in set(self.settings(server).trusted_tools)
+        except Exception:
+            return False
+
+    def trust(self, server: str, tool: str) -> None:
+        s = self.settings(server)
+        trusted = s.trusted_tools
+        if isinstance(trusted, set):
+            trusted.add(tool)
+        else:
+            trusted.append(tool)
+        self.save()
+
+    # --- engine -------------------------------------------------------------------------------
+    def start_engine(self, handlers: Any = None) -> None:
+        if self.manager is not None:
+            return
+        from app.mcp.manager import ConnectionManager
+
+        self.handlers = handlers
+        self.manager = ConnectionManager(handlers=handlers, sink=self.bridge)
+        self.engine_started.emit()
+
+    def connection(self, name: str) -> Any | None:
+        if self.manager is None:
+            return None
+        return self.manager.get(name)
+
+    async def _target(self, name: str) -> Any:
+        from app.mcp.target import target_from_config
+
+        entry = self.entry(name)
+        if entry is None:
+            raise KeyError(name)
+        settings = self.settings(name)
+        # Resolving secret references reads the keyring: a worker thread, never the GUI thread.
+        return await asyncio.to_thread(target_from_config, entry, settings, self.secrets)
+
+    async def connect(self, name: str) -> None:
+        if self.manager is None:
+            self.start_engine(self.handlers)
+        try:
+            target = await self._target(name)
+        except Exception as exc:
+            # A missing secret or an unreadable keyring: the server fails with that reason.
+            logger.info("cannot prepare %s: %s", name, exc)
+            self.bridge.state_changed.emit(name, "failed", _reason(exc))
+            return
+        self.manager.set_target(target)
+        self.manager.connect(name)
+
+    async def disconnect(self, name: str) -> None:
+        if self.manager is not None and self.manager.get(name) is not None:
+            await self.manager.disconnect(name)
+
+    async def reconnect(self, name: str) -> None:
+        await self.disconnect(name)
+        await self.connect(name)
+
+    async def forget(self, name: str) -> None:
+        """Disconnect and drop a server from the engine (after it was removed or renamed)."""
+        if self.manager is not None and self.manager.get(name) is not None:
+            await self.manager.disconnect(name)
+            self.manager.remove(name)
+
+    async def connect_enabled(self) -> list[str]:
+        names = [e.name for e in self.entries() if not getattr(e, "disabled", False)]
+        await asyncio.gather(*(self.connect(n) for n in names))
+        return names
+
+    async def shutdown(self) -> None:
+        for t in list(self._tasks):
+            t.cancel()
+        if self.manager is not None:
+            await self.manager.shutdown()
+
+    def spawn(self, coro: Any, on_error: Callable[[BaseException], None] | None = None) -> asyncio.Task[Any]:
+        """Run a coroutine from a slot; keep a reference so it is not collected mid-flight."""
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+
+        def done(t: asyncio.Task[Any]) -> None:
+            self._tasks.discard(t)
+            if t.cancelled():
+                return
+            exc = t.exception()
+            if exc is not None:
+                if on_error is not None:
+                    on_error(exc)
+                else:
+                    logger.error("background task failed", exc_info=exc)
+
+        task.add_done_callback(done)
+        return task
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__

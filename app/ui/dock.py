@@ -1,0 +1,201 @@
+"""The bottom dock: Log, Traffic and History tabs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, Qt, Signal, Slot
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QListView,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui.models.history import HistoryEntry, HistoryModel
+from app.ui.models.log import LEVELS, LogModel, ServerLevelFilter, TrafficModel, TrafficRow
+from app.ui.safe_text import plain_label
+
+ALL = "All servers"
+
+
+def _table(model: Any, name: str) -> QTableView:
+    t = QTableView()
+    t.setObjectName(name)
+    t.setAccessibleName(name)
+    t.setModel(model)
+    t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    t.verticalHeader().hide()
+    t.verticalHeader().setDefaultSectionSize(t.fontMetrics().height() + 4)
+    h = t.horizontalHeader()
+    h.setStretchLastSection(True)
+    h.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    t.setWordWrap(False)
+    return t
+
+
+class ServerFilterCombo(QComboBox):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.addItem(ALL)
+        self.setAccessibleName("Server filter")
+
+    def set_servers(self, names: list[str]) -> None:
+        cur = self.currentText()
+        self.blockSignals(True)
+        self.clear()
+        self.addItem(ALL)
+        self.addItems(names)
+        i = self.findText(cur)
+        self.setCurrentIndex(max(0, i))
+        self.blockSignals(False)
+
+    def server(self) -> str | None:
+        t = self.currentText()
+        return None if t == ALL else t
+
+
+class BottomDock(QTabWidget):
+    """Signals:
+    history_selected(entry): a past call was selected (show its arguments and result).
+    rerun_requested(entry): re-run a past call with the form prefilled.
+    """
+
+    history_selected = Signal(object)
+    rerun_requested = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("bottomTabs")
+        self.log_model = LogModel(parent=self)
+        self.traffic_model = TrafficModel(parent=self)
+        self.history_model = HistoryModel(parent=self)
+
+        # Log
+        log = QWidget()
+        ll = QVBoxLayout(log)
+        ll.setContentsMargins(2, 2, 2, 2)
+        bar = QHBoxLayout()
+        self.log_server = ServerFilterCombo()
+        self.log_level = QComboBox()
+        self.log_level.setAccessibleName("Minimum level")
+        self.log_level.addItems(LEVELS[:6])
+        clear = QPushButton("Clear")
+        clear.clicked.connect(self.log_model.clear)
+        bar.addWidget(plain_label("Server:", wrap=False))
+        bar.addWidget(self.log_server)
+        bar.addWidget(plain_label("Level at least:", wrap=False))
+        bar.addWidget(self.log_level)
+        bar.addStretch(1)
+        bar.addWidget(clear)
+        ll.addLayout(bar)
+        self.log_filter = ServerLevelFilter(self)
+        self.log_filter.setSourceModel(self.log_model)
+        self.log_view = _table(self.log_filter, "logTable")
+        ll.addWidget(self.log_view)
+        self.log_server.currentTextChanged.connect(lambda _: self.log_filter.set_server(self.log_server.server()))
+        self.log_level.currentTextChanged.connect(self.log_filter.set_min_level)
+        self.addTab(log, "Log")
+
+        # Traffic
+        tr = QWidget()
+        tl = QVBoxLayout(tr)
+        tl.setContentsMargins(2, 2, 2, 2)
+        tbar = QHBoxLayout()
+        self.traffic_server = ServerFilterCombo()
+        self.copy_traffic = QPushButton("Copy message")
+        self.copy_traffic.clicked.connect(self.copy_selected_traffic)
+        tclear = QPushButton("Clear")
+        tclear.clicked.connect(self.traffic_model.clear)
+        tbar.addWidget(plain_label("Server:", wrap=False))
+        tbar.addWidget(self.traffic_server)
+        tbar.addStretch(1)
+        tbar.addWidget(self.copy_traffic)
+        tbar.addWidget(tclear)
+        tl.addLayout(tbar)
+        self.traffic_filter = ServerLevelFilter(self)
+        self.traffic_filter.setSourceModel(self.traffic_model)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        self.traffic_view = _table(self.traffic_filter, "trafficTable")
+        self.traffic_detail = QPlainTextEdit()
+        self.traffic_detail.setReadOnly(True)
+        self.traffic_detail.setAccessibleName("Message")
+        split.addWidget(self.traffic_view)
+        split.addWidget(self.traffic_detail)
+        split.setSizes([500, 400])
+        tl.addWidget(split)
+        self.traffic_server.currentTextChanged.connect(
+            lambda _: self.traffic_filter.set_server(self.traffic_server.server()))
+        self.traffic_view.selectionModel().currentChanged.connect(self._traffic_current)
+        self.addTab(tr, "Traffic")
+
+        # History
+        hist = QWidget()
+        hl = QVBoxLayout(hist)
+        hl.setContentsMargins(2, 2, 2, 2)
+        hbar = QHBoxLayout()
+        self.history_server = ServerFilterCombo()
+        self.rerun = QPushButton("Re-run with these arguments")
+        self.rerun.setEnabled(False)
+        self.rerun.clicked.connect(self._rerun)
+        hbar.addWidget(plain_label("Server:", wrap=False))
+        hbar.addWidget(self.history_server)
+        hbar.addStretch(1)
+        hbar.addWidget(self.rerun)
+        hl.addLayout(hbar)
+        self.history_filter = ServerLevelFilter(self)
+        self.history_filter.setSourceModel(self.history_model)
+        self.history_view = QListView()
+        self.history_view.setObjectName("historyList")
+        self.history_view.setModel(self.history_filter)
+        self.history_view.selectionModel().currentChanged.connect(self._history_current)
+        self.history_server.currentTextChanged.connect(
+            lambda _: self.history_filter.set_server(self.history_server.server()))
+        hl.addWidget(self.history_view)
+        self.addTab(hist, "History")
+
+    def set_servers(self, names: list[str]) -> None:
+        for c in (self.log_server, self.traffic_server, self.history_server):
+            c.set_servers(names)
+
+    def traffic_row(self) -> TrafficRow | None:
+        idx = self.traffic_view.currentIndex()
+        return idx.data(TrafficModel.RowRole) if idx.isValid() else None
+
+    @Slot(QModelIndex, QModelIndex)
+    def _traffic_current(self, cur: QModelIndex, prev: QModelIndex) -> None:
+        row = cur.data(TrafficModel.RowRole) if cur.isValid() else None
+        self.traffic_detail.setPlainText(row.as_json() if row is not None else "")
+
+    @Slot()
+    def copy_selected_traffic(self) -> None:
+        row = self.traffic_row()
+        if row is not None:
+            QGuiApplication.clipboard().setText(row.as_json())
+
+    def history_entry(self) -> HistoryEntry | None:
+        idx = self.history_view.currentIndex()
+        return idx.data(HistoryModel.EntryRole) if idx.isValid() else None
+
+    @Slot(QModelIndex, QModelIndex)
+    def _history_current(self, cur: QModelIndex, prev: QModelIndex) -> None:
+        e = self.history_entry()
+        self.rerun.setEnabled(e is not None)
+        if e is not None:
+            self.history_selected.emit(e)
+
+    @Slot()
+    def _rerun(self) -> None:
+        e = self.history_entry()
+        if e is not None:
+            self.rerun_requested.emit(e)

@@ -1,0 +1,124 @@
+"""GUI entry point: `mcp-desk` with no subcommand, plus `--smoke-test` and `--screenshot FILE`.
+
+The window is shown and painted before the engine (and the MCP SDK behind it) is imported: the
+SDK import costs more than starting Qt, and a person should see the window at bare-Qt speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import sys
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+SETTLE_TIMEOUT = 30.0  # seconds to wait for every server in --smoke-test / --screenshot
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="mcp-desk", description="MCP Desk: try and manage MCP servers")
+    p.add_argument("--config-dir", metavar="DIR", help="keep servers.json and settings here")
+    p.add_argument("--smoke-test", action="store_true",
+                   help="connect every enabled server, print one line each, and exit")
+    p.add_argument("--screenshot", metavar="FILE.png", help="like --smoke-test, then save a picture of the window")
+    p.add_argument("--timeout", type=float, default=SETTLE_TIMEOUT, help=argparse.SUPPRESS)
+    return p.parse_args(argv)
+
+
+def run_gui(argv: list[str]) -> int:
+    args = parse_args(argv)
+    if args.config_dir:
+        from app.config.paths import set_config_dir
+
+        set_config_dir(args.config_dir)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "mcp-desk"])
+    assert isinstance(app, QApplication)
+    app.setApplicationName("MCP Desk")
+    app.setOrganizationName("mcp-desk")
+    app.setDesktopFileName("mcp-desk")
+
+    import qasync
+
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    headless = bool(args.smoke_test or args.screenshot)
+    try:
+        with loop:
+            return int(loop.run_until_complete(_main(app, args, headless)))
+    finally:
+        asyncio.set_event_loop(None)
+
+
+async def _main(app: Any, args: argparse.Namespace, headless: bool) -> int:
+    from app.ui.controller import DeskController
+    from app.ui.window import MainWindow
+
+    controller = DeskController()
+    controller.load_config()
+    window = MainWindow(controller)
+    window.restore_state()
+    painted = asyncio.Event()
+    window.first_painted.connect(painted.set)
+    closed = asyncio.Event()
+    app.lastWindowClosed.connect(closed.set)
+    window.show()
+    try:
+        await asyncio.wait_for(painted.wait(), 20)
+    except TimeoutError:
+        print("the window did not come up", file=sys.stderr)
+        return 1
+    window.start_engine()
+    if headless:
+        code = await smoke(window, controller, args)
+        await controller.shutdown()
+        window.hide()
+        window.deleteLater()
+        return code
+    await closed.wait()
+    await controller.shutdown()
+    return 0
+
+
+async def smoke(window: Any, controller: Any, args: argparse.Namespace) -> int:
+    """Connect every enabled server, wait (bounded) for each to settle, print one line each."""
+    names = await controller.connect_enabled()
+
+    async def settle(name: str) -> tuple[str, str]:
+        conn = controller.connection(name)
+        if conn is None:
+            row = window.server_model.server(name)
+            return name, f"failed: {row.reason if row else 'not started'}"
+        with contextlib.suppress(TimeoutError):
+            await conn.wait_settled(args.timeout)
+        from app.ui.bridge import state_name
+
+        state = state_name(conn.state)
+        if state == "ready":
+            n = len(conn.catalog.tools)
+            return name, f"ready, {n} tool{'s' if n != 1 else ''}"
+        if state == "failed":
+            return name, f"failed: {conn.reason or 'unknown reason'}"
+        return name, f"failed: still {state} after {args.timeout:g} s"
+
+    results = await asyncio.gather(*(settle(n) for n in names))
+    for name, text in results:
+        print(f"{name}: {text}", flush=True)
+    # Let queued state signals reach the window before it is photographed.
+    await asyncio.sleep(0)
+    if args.screenshot:
+        from PySide6.QtWidgets import QApplication
+
+        if names and not window.current_server():
+            window.servers.select(names[0])
+        QApplication.processEvents()
+        if not window.grab().save(args.screenshot):
+            print(f"could not save {args.screenshot}", file=sys.stderr)
+            return 1
+    return 0 if window.isVisible() else 1

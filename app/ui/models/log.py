@@ -1,0 +1,200 @@
+"""The bottom dock's tables: server log lines and JSON-RPC traffic, both bounded in memory."""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
+
+logger = logging.getLogger(__name__)
+
+Index = QModelIndex | QPersistentModelIndex
+
+# Syslog-style levels used by MCP `notifications/message`, plus our "stderr" lines at info.
+LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
+
+
+def level_rank(level: str) -> int:
+    try:
+        return LEVELS.index(level.lower())
+    except ValueError:
+        return 1
+
+
+def clock(t: float | datetime | None) -> str:
+    if t is None:
+        return ""
+    if isinstance(t, datetime):
+        return t.strftime("%H:%M:%S.%f")[:-3]
+    return datetime.fromtimestamp(t).strftime("%H:%M:%S.%f")[:-3]
+
+
+@dataclass
+class LogRow:
+    time: Any
+    server: str
+    level: str
+    source: str
+    text: str
+
+
+@dataclass
+class TrafficRow:
+    time: Any
+    server: str
+    direction: str  # "out" | "in"
+    message: dict[str, Any]
+
+    def summary(self) -> str:
+        m = self.message
+        if "method" in m:
+            s = str(m["method"])
+            return f"{s} #{m['id']}" if "id" in m else s
+        if "error" in m:
+            return f"error #{m.get('id')}: {m['error'].get('message', '') if isinstance(m['error'], dict) else ''}"
+        if "result" in m:
+            return f"result #{m.get('id')}"
+        return json.dumps(m)[:80]
+
+    def as_json(self) -> str:
+        return json.dumps(self.message, indent=2, ensure_ascii=False, default=str)
+
+
+class _BoundedTable(QAbstractTableModel):
+    HEADERS: tuple[str, ...] = ()
+    RowRole = Qt.ItemDataRole.UserRole + 1
+    ServerRole = Qt.ItemDataRole.UserRole + 2
+
+    def __init__(self, limit: int = 5000, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.limit = limit
+        self._rows: list[Any] = []
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            if 0 <= section < len(self.HEADERS):
+                return self.HEADERS[section]
+        return None
+
+    def append(self, row: Any) -> None:
+        if len(self._rows) >= self.limit:
+            drop = max(1, self.limit // 10)  # drop in chunks: one remove per many appends
+            self.beginRemoveRows(QModelIndex(), 0, drop - 1)
+            del self._rows[:drop]
+            self.endRemoveRows()
+        n = len(self._rows)
+        self.beginInsertRows(QModelIndex(), n, n)
+        self._rows.append(row)
+        self.endInsertRows()
+
+    def clear(self) -> None:
+        self.beginResetModel()
+        self._rows.clear()
+        self.endResetModel()
+
+    def row(self, i: int) -> Any:
+        return self._rows[i]
+
+
+class LogModel(_BoundedTable):
+    HEADERS = ("Time", "Server", "Level", "Source", "Message")
+    LevelRankRole = Qt.ItemDataRole.UserRole + 3
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        r: LogRow = self._rows[index.row()]
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            col = index.column()
+            if col == 0:
+                return clock(r.time)
+            if col == 1:
+                return r.server
+            if col == 2:
+                return r.level
+            if col == 3:
+                return r.source
+            if col == 4:
+                return r.text if role == Qt.ItemDataRole.DisplayRole else "\u200b" + r.text
+            return None
+        if role == self.RowRole:
+            return r
+        if role == self.ServerRole:
+            return r.server
+        if role == self.LevelRankRole:
+            return level_rank(r.level)
+        return None
+
+
+class TrafficModel(_BoundedTable):
+    HEADERS = ("Time", "Server", "Dir", "Message")
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        r: TrafficRow = self._rows[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            col = index.column()
+            if col == 0:
+                return clock(r.time)
+            if col == 1:
+                return r.server
+            if col == 2:
+                return "→" if r.direction == "out" else "←"
+            if col == 3:
+                return r.summary()
+            return None
+        if role == Qt.ItemDataRole.ToolTipRole and index.column() == 2:
+            return "sent to the server" if r.direction == "out" else "received from the server"
+        if role == self.RowRole:
+            return r
+        if role == self.ServerRole:
+            return r.server
+        return None
+
+
+class ServerLevelFilter(QSortFilterProxyModel):
+    """Filters log/traffic rows by server (None = all) and, for the log, by minimum level."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._server: str | None = None
+        self._min_rank = 0
+
+    def set_server(self, server: str | None) -> None:
+        self._server = server
+        self._refilter()
+
+    def set_min_level(self, level: str) -> None:
+        self._min_rank = level_rank(level)
+        self._refilter()
+
+    def _refilter(self) -> None:
+        self.beginFilterChange()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
+        src = self.sourceModel()
+        idx = src.index(source_row, 0, source_parent)
+        if self._server is not None and src.data(idx, _BoundedTable.ServerRole) != self._server:
+            return False
+        if self._min_rank and isinstance(src, LogModel):
+            rank = src.data(idx, LogModel.LevelRankRole)
+            return rank is None or rank >= self._min_rank
+        return True

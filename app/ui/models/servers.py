@@ -1,0 +1,195 @@
+"""The server list: one row per configured server with its connection state and tool count."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QColor, QIcon
+
+logger = logging.getLogger(__name__)
+
+Index = QModelIndex | QPersistentModelIndex
+
+# Connection states as the engine names them (ConnectionState values, lower-cased).
+IDLE = "idle"
+CONNECTING = "connecting"
+READY = "ready"
+FAILED = "failed"
+CLOSED = "closed"
+DISABLED = "disabled"
+
+STATE_COLOURS = {
+    IDLE: QColor("#8a8f98"),
+    CONNECTING: QColor("#d39e00"),
+    READY: QColor("#2e9d4f"),
+    FAILED: QColor("#c62828"),
+    CLOSED: QColor("#8a8f98"),
+    DISABLED: QColor("#b0b4ba"),
+}
+
+STATE_WORDS = {
+    IDLE: "not connected",
+    CONNECTING: "connecting…",
+    READY: "ready",
+    FAILED: "failed",
+    CLOSED: "disconnected",
+    DISABLED: "disabled",
+}
+
+
+@dataclass
+class ServerRow:
+    name: str
+    transport: str = "stdio"
+    disabled: bool = False
+    state: str = IDLE
+    reason: str = ""
+    tool_count: int | None = None
+    title: str = ""
+    icon: QIcon | None = field(default=None, compare=False)
+
+    def status_text(self) -> str:
+        """One line a person can read: 'ready · 12 tools', 'failed: command not found'."""
+        state = DISABLED if self.disabled and self.state in (IDLE, CLOSED) else self.state
+        words = STATE_WORDS.get(state, state)
+        if state == FAILED and self.reason:
+            return f"failed: {self.reason}"
+        if state == READY and self.tool_count is not None:
+            noun = "tool" if self.tool_count == 1 else "tools"
+            return f"{words} · {self.tool_count} {noun}"
+        return words
+
+
+class ServerListModel(QAbstractListModel):
+    """Rows of ServerRow, updated in place so the selection survives state changes."""
+
+    NameRole = Qt.ItemDataRole.UserRole + 1
+    StateRole = Qt.ItemDataRole.UserRole + 2
+    ReasonRole = Qt.ItemDataRole.UserRole + 3
+    ToolCountRole = Qt.ItemDataRole.UserRole + 4
+    StatusTextRole = Qt.ItemDataRole.UserRole + 5
+    StateColourRole = Qt.ItemDataRole.UserRole + 6
+    TransportRole = Qt.ItemDataRole.UserRole + 7
+    DisabledRole = Qt.ItemDataRole.UserRole + 8
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._rows: list[ServerRow] = []
+
+    # --- Qt model API -------------------------------------------------------------------------
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
+        return 0 if parent.isValid() else len(self._rows)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        row = self._rows[index.row()]
+        if role in (Qt.ItemDataRole.DisplayRole, self.NameRole):
+            return row.name
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"{row.name} ({row.transport})\n{row.status_text()}"
+        if role == Qt.ItemDataRole.AccessibleTextRole:
+            return f"{row.name}, {row.status_text()}"
+        if role == Qt.ItemDataRole.DecorationRole:
+            return row.icon
+        if role == self.StateRole:
+            return row.state
+        if role == self.ReasonRole:
+            return row.reason
+        if role == self.ToolCountRole:
+            return row.tool_count
+        if role == self.StatusTextRole:
+            return row.status_text()
+        if role == self.StateColourRole:
+            state = DISABLED if row.disabled and row.state in (IDLE, CLOSED) else row.state
+            return STATE_COLOURS.get(state, STATE_COLOURS[IDLE])
+        if role == self.TransportRole:
+            return row.transport
+        if role == self.DisabledRole:
+            return row.disabled
+        return None
+
+    def roleNames(self) -> dict[int, bytes]:
+        names = dict(super().roleNames())
+        names.update(
+            {
+                self.NameRole: b"name",
+                self.StateRole: b"state",
+                self.ReasonRole: b"reason",
+                self.ToolCountRole: b"toolCount",
+                self.StatusTextRole: b"statusText",
+                self.StateColourRole: b"stateColour",
+                self.TransportRole: b"transport",
+                self.DisabledRole: b"disabled",
+            }
+        )
+        return names
+
+    # --- our API ------------------------------------------------------------------------------
+    def names(self) -> list[str]:
+        return [r.name for r in self._rows]
+
+    def row_of(self, name: str) -> int:
+        for i, r in enumerate(self._rows):
+            if r.name == name:
+                return i
+        return -1
+
+    def server(self, name: str) -> ServerRow | None:
+        i = self.row_of(name)
+        return self._rows[i] if i >= 0 else None
+
+    def set_servers(self, rows: list[ServerRow]) -> None:
+        """Make the list equal `rows` (in that order) with inserts/removes, keeping live state."""
+        wanted = [r.name for r in rows]
+        # Remove rows no longer wanted (from the bottom so indexes stay valid).
+        for i in range(len(self._rows) - 1, -1, -1):
+            if self._rows[i].name not in wanted:
+                self.beginRemoveRows(QModelIndex(), i, i)
+                del self._rows[i]
+                self.endRemoveRows()
+        for pos, new in enumerate(rows):
+            cur = self.row_of(new.name)
+            if cur == -1:
+                self.beginInsertRows(QModelIndex(), pos, pos)
+                self._rows.insert(pos, new)
+                self.endInsertRows()
+                continue
+            if cur != pos:
+                self.beginMoveRows(QModelIndex(), cur, cur, QModelIndex(), pos)
+                self._rows.insert(pos, self._rows.pop(cur))
+                self.endMoveRows()
+            old = self._rows[pos]
+            old.transport, old.disabled = new.transport, new.disabled
+            self._changed(pos)
+
+    def update_state(self, name: str, state: str, reason: str = "") -> None:
+        i = self.row_of(name)
+        if i < 0:
+            return
+        row = self._rows[i]
+        row.state, row.reason = state, reason
+        if state != READY:
+            row.tool_count = None if state != FAILED else row.tool_count
+        self._changed(i)
+
+    def update_tool_count(self, name: str, count: int | None) -> None:
+        i = self.row_of(name)
+        if i >= 0:
+            self._rows[i].tool_count = count
+            self._changed(i)
+
+    def update_info(self, name: str, title: str = "", icon: QIcon | None = None) -> None:
+        i = self.row_of(name)
+        if i >= 0:
+            self._rows[i].title = title
+            if icon is not None:
+                self._rows[i].icon = icon
+            self._changed(i)
+
+    def _changed(self, row: int) -> None:
+        idx = self.index(row, 0)
+        self.dataChanged.emit(idx, idx)

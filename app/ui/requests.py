@@ -1,0 +1,217 @@
+"""Requests from servers (elicitation, sampling) answered by the person, one dialog per request.
+
+Each request is awaited by the engine in its own task; the dialog is opened with `open()` (never
+`exec()`), so a dialog waiting on one server blocks nothing else: other servers keep running,
+other dialogs can open, and the main window stays usable.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from PySide6.QtCore import QUrl
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui.async_dialogs import ask, run_dialog
+from app.ui.safe_text import plain_label
+
+logger = logging.getLogger(__name__)
+
+
+def _responses() -> Any:
+    from app.mcp import handlers
+
+    return handlers
+
+
+class FallbackElicitationDialog(QDialog):
+    """Used only when the forms package has no ElicitationDialog: the schema's form and 3 buttons."""
+
+    def __init__(self, server: str, message: str, schema: dict[str, Any], defaults: dict[str, Any],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        from app.ui.tool_panel import make_form
+
+        self.setWindowTitle(f"{server} asks for information")
+        self.action = "cancel"
+        lay = QVBoxLayout(self)
+        lay.addWidget(plain_label(f"The server “{server}” asks:"))
+        lay.addWidget(plain_label(message))
+        self.form = make_form(schema)
+        if defaults:
+            self.form.set_value(dict(defaults))  # type: ignore[attr-defined]
+        lay.addWidget(self.form)
+        box = QDialogButtonBox()
+        self.accept_button = box.addButton("Send", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.decline_button = box.addButton("Decline", QDialogButtonBox.ButtonRole.RejectRole)
+        self.cancel_button = box.addButton("Cancel", QDialogButtonBox.ButtonRole.RejectRole)
+        self.accept_button.clicked.connect(self._accept)
+        self.decline_button.clicked.connect(lambda: self._finish("decline"))
+        self.cancel_button.clicked.connect(lambda: self._finish("cancel"))
+        lay.addWidget(box)
+
+    def _accept(self) -> None:
+        errs = self.form.errors()  # type: ignore[attr-defined]
+        if errs:
+            self.form.show_errors(errs)  # type: ignore[attr-defined]
+            return
+        self._finish("accept")
+
+    def _finish(self, action: str) -> None:
+        self.action = action
+        self.done(1 if action == "accept" else 0)
+
+    def result_value(self) -> tuple[str, dict[str, Any] | None]:
+        return (self.action, self.form.value() if self.action == "accept" else None)  # type: ignore[attr-defined]
+
+
+class SamplingDialog(QDialog):
+    """Shows what the server wants a model to answer; the person writes the answer or declines."""
+
+    def __init__(self, server: str, request: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"{server} asks for a model answer")
+        self.setObjectName("samplingDialog")
+        self.resize(560, 520)
+        lay = QVBoxLayout(self)
+        lay.addWidget(plain_label(
+            f"The server “{server}” wants an AI model to answer the conversation below. "
+            "MCP Desk has no model of its own: write or paste the answer yourself, or decline."))
+        convo = QPlainTextEdit()
+        convo.setReadOnly(True)
+        convo.setAccessibleName("Messages")
+        convo.setPlainText(self.describe(request))
+        lay.addWidget(convo, 2)
+        lay.addWidget(QLabel("Your answer:"))
+        self.answer = QPlainTextEdit()
+        self.answer.setAccessibleName("Answer")
+        lay.addWidget(self.answer, 1)
+        box = QDialogButtonBox()
+        self.send_button: QPushButton = box.addButton("Send answer", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.decline_button: QPushButton = box.addButton("Decline", QDialogButtonBox.ButtonRole.RejectRole)
+        self.send_button.clicked.connect(self.accept)
+        self.decline_button.clicked.connect(self.reject)
+        lay.addWidget(box)
+
+    @staticmethod
+    def describe(request: Any) -> str:
+        lines: list[str] = []
+        system = getattr(request, "system_prompt", None)
+        if system:
+            lines += ["System prompt:", system, ""]
+        for m in getattr(request, "messages", []) or []:
+            role = m.get("role", "?") if isinstance(m, dict) else "?"
+            content = m.get("content") if isinstance(m, dict) else m
+            blocks = content if isinstance(content, list) else [content]
+            for b in blocks:
+                if isinstance(b, dict) and b.get("type") == "text":
+                    lines.append(f"[{role}] {b.get('text', '')}")
+                else:
+                    lines.append(f"[{role}] {json.dumps(b)[:300]}")
+        raw = getattr(request, "raw", {}) or {}
+        prefs = raw.get("modelPreferences")
+        if prefs:
+            lines += ["", "Model preferences: " + json.dumps(prefs)]
+        lines.append(f"Maximum length: {getattr(request, 'max_tokens', '?')} tokens")
+        return "\n".join(lines)
+
+
+class GuiHandlers:
+    """The engine's ClientHandlers, answered by the person through non-blocking dialogs."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        self.parent = parent
+        self.open_dialogs: list[QDialog] = []
+
+    async def elicit(self, server: str, request: Any) -> Any:
+        h = _responses()
+        if request.mode == "url":
+            return await self._elicit_url(server, request)
+        dialog, read = self._form_dialog(server, request)
+        self.open_dialogs.append(dialog)
+        try:
+            await run_dialog(dialog, modal=False)
+            action, content = read()
+        finally:
+            self.open_dialogs.remove(dialog)
+            dialog.deleteLater()
+        return h.ElicitationResponse(action, content if action == "accept" else None)
+
+    def _form_dialog(self, server: str, request: Any) -> tuple[QDialog, Any]:
+        schema = request.requested_schema or {"type": "object"}
+        defaults = dict(getattr(request, "defaults", {}) or {})
+        try:
+            from app.ui.forms import ElicitationDialog
+        except ImportError:
+            d = FallbackElicitationDialog(server, request.message, schema, defaults, self.parent)
+            return d, d.result_value
+        d = ElicitationDialog(request.message, schema, parent=self.parent) if _takes_message(ElicitationDialog) \
+            else ElicitationDialog(schema, parent=self.parent)
+        d.setWindowTitle(f"{server} asks for information")
+        if defaults and hasattr(d, "set_value"):
+            d.set_value(defaults)
+
+        def read() -> tuple[str, dict[str, Any] | None]:
+            if hasattr(d, "response"):
+                r = d.response()
+                if isinstance(r, tuple):
+                    return r
+                return getattr(r, "action", "cancel"), getattr(r, "content", None)
+            if hasattr(d, "result_value"):
+                return d.result_value()  # type: ignore[no-any-return]
+            return ("accept", d.value()) if d.result() else ("cancel", None)
+
+        return d, read
+
+    async def _elicit_url(self, server: str, request: Any) -> Any:
+        h = _responses()
+        url = str(request.url or "")
+        ok, _ = await ask(
+            self.parent,
+            f"{server} asks you to open a web page",
+            f"The server “{server}” says:\n{request.message}\n\nIt wants to open this address:\n{url}",
+            yes="Open in browser",
+            no="Decline",
+        )
+        if not ok:
+            return h.ElicitationResponse("decline")
+        qurl = QUrl(url)
+        if qurl.scheme().lower() not in ("http", "https"):
+            return h.ElicitationResponse("decline")
+        QDesktopServices.openUrl(qurl)
+        return h.ElicitationResponse("accept")
+
+    async def sample(self, server: str, request: Any) -> Any:
+        h = _responses()
+        d = SamplingDialog(server, request, self.parent)
+        self.open_dialogs.append(d)
+        try:
+            code = await run_dialog(d, modal=False)
+            text = d.answer.toPlainText()
+        finally:
+            self.open_dialogs.remove(d)
+            d.deleteLater()
+        if code != QDialog.DialogCode.Accepted.value:
+            return h.SamplingResponse("decline", message="The user declined to answer.")
+        return h.SamplingResponse("accept", {"type": "text", "text": text})
+
+
+def _takes_message(cls: Any) -> bool:
+    import inspect
+
+    try:
+        params = list(inspect.signature(cls.__init__).parameters)
+    except (TypeError, ValueError):
+        return False
+    return len(params) > 1 and params[1] in ("message", "text")

@@ -1,0 +1,227 @@
+"""Right-hand panels for a resource, a resource template and a prompt."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui.results import ResultView
+from app.ui.safe_text import plain_label
+
+
+def template_variables(template: str) -> list[str]:
+    names: list[str] = []
+    for m in re.finditer(r"\{([^}]*)\}", template):
+        body = m.group(1).lstrip("+#./;?&")
+        for part in body.split(","):
+            n = part.split(":")[0].rstrip("*")
+            if n and n not in names:
+                names.append(n)
+    return names
+
+
+def expand_template(template: str, values: dict[str, str]) -> str:
+    """Level-1 expansion (and the `{?a,b}` query form) — what resource templates use in practice."""
+    from urllib.parse import quote
+
+    def repl(m: re.Match[str]) -> str:
+        body = m.group(1)
+        op = body[0] if body[:1] in "+#./;?&" else ""
+        names = [p.split(":")[0].rstrip("*") for p in body[len(op):].split(",")]
+        if op in ("?", "&"):
+            parts = [f"{n}={quote(values.get(n, ''), safe='')}" for n in names if values.get(n)]
+            return (op + "&".join(parts)) if parts else ""
+        safe = "/:" if op in ("+", "#") else ""
+        joined = ",".join(quote(values.get(n, ""), safe=safe) for n in names)
+        return {"": "", "+": "", "#": "#", ".": ".", "/": "/", ";": ";"}[op] + joined
+
+    return re.sub(r"\{([^}]*)\}", repl, template)
+
+
+class _Header(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.title = plain_label("")
+        f = self.title.font()
+        f.setBold(True)
+        f.setPointSizeF(f.pointSizeF() * 1.3)
+        self.title.setFont(f)
+        self.sub = plain_label("")
+        self.sub.setStyleSheet("color: palette(mid); font-family: monospace;")
+        self.description = plain_label("")
+        lay.addWidget(self.title)
+        lay.addWidget(self.sub)
+        lay.addWidget(self.description)
+
+    def set(self, title: str, sub: str, description: str) -> None:
+        self.title.setText(title)
+        self.sub.setText(sub)
+        self.description.setText(description)
+
+
+class ResourcePanel(QWidget):
+    """A resource (Read, Subscribe) or a template (a field per variable, then Read).
+
+    Signals:
+        read_requested(server, uri): read this URI.
+        subscribe_toggled(server, uri, on): subscribe to / unsubscribe from updates.
+    """
+
+    read_requested = Signal(str, str)
+    subscribe_toggled = Signal(str, str, bool)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.server = ""
+        self.uri = ""
+        self.template: str | None = None
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(6, 6, 6, 6)
+        self.header = _Header()
+        lay.addWidget(self.header)
+        self.vars_box = QWidget()
+        self.vars = QFormLayout(self.vars_box)
+        lay.addWidget(self.vars_box)
+        row = QHBoxLayout()
+        self.read_button = QPushButton("Read")
+        self.read_button.clicked.connect(self._read)
+        self.subscribe = QCheckBox("Subscribe to updates")
+        self.subscribe.toggled.connect(lambda on: self.subscribe_toggled.emit(self.server, self.uri, on))
+        row.addWidget(self.read_button)
+        row.addWidget(self.subscribe)
+        row.addStretch(1)
+        lay.addLayout(row)
+        self.updated = plain_label("")
+        lay.addWidget(self.updated)
+        self.result = ResultView()
+        lay.addWidget(self.result, 1)
+        self.fields: dict[str, QLineEdit] = {}
+
+    def show_resource(self, server: str, res: Any, subscribed: bool, can_subscribe: bool) -> None:
+        self.server, self.uri, self.template = server, str(res.uri), None
+        self.header.set(res.title or res.name or res.uri, f"{server} · {res.uri}"
+                        + (f" · {res.mime_type}" if res.mime_type else ""), res.description or "")
+        self._set_vars([])
+        self.subscribe.blockSignals(True)
+        self.subscribe.setChecked(subscribed)
+        self.subscribe.blockSignals(False)
+        self.subscribe.setVisible(can_subscribe)
+        self.updated.setText("")
+        self.result.clear("Press Read to see the resource.")
+
+    def show_template(self, server: str, tpl: Any) -> None:
+        self.server, self.uri, self.template = server, "", str(tpl.uri_template)
+        self.header.set(tpl.title or tpl.name, f"{server} · {tpl.uri_template}", tpl.description or "")
+        self._set_vars(template_variables(self.template))
+        self.subscribe.setVisible(False)
+        self.updated.setText("")
+        self.result.clear("Fill in the fields and press Read.")
+
+    def _set_vars(self, names: list[str]) -> None:
+        while self.vars.rowCount():
+            self.vars.removeRow(0)
+        self.fields = {}
+        for n in names:
+            e = QLineEdit()
+            e.setAccessibleName(n)
+            self.vars.addRow(n, e)
+            self.fields[n] = e
+        self.vars_box.setVisible(bool(names))
+
+    def current_uri(self) -> str:
+        if self.template is None:
+            return self.uri
+        return expand_template(self.template, {n: e.text() for n, e in self.fields.items()})
+
+    def _read(self) -> None:
+        self.read_requested.emit(self.server, self.current_uri())
+
+    def mark_updated(self, uri: str) -> None:
+        if uri == self.uri:
+            self.updated.setText("The server says this resource changed. Press Read to see the new version.")
+
+
+class PromptPanel(QWidget):
+    """A prompt's arguments (a field each) and the messages it produces.
+
+    Signals:
+        get_requested(server, name, arguments): fetch the prompt with these arguments.
+    """
+
+    get_requested = Signal(str, str, object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.server = ""
+        self.name = ""
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(6, 6, 6, 6)
+        self.header = _Header()
+        lay.addWidget(self.header)
+        self.args_box = QWidget()
+        self.args = QFormLayout(self.args_box)
+        lay.addWidget(self.args_box)
+        self.get_button = QPushButton("Get prompt")
+        self.get_button.clicked.connect(self._get)
+        lay.addWidget(self.get_button)
+        self.error = plain_label("")
+        self.error.setStyleSheet("color: #b71c1c;")
+        lay.addWidget(self.error)
+        self.result = ResultView()
+        lay.addWidget(self.result, 1)
+        self.fields: dict[str, tuple[QLineEdit, bool]] = {}
+
+    def show_prompt(self, server: str, prompt: Any) -> None:
+        self.server, self.name = server, prompt.name
+        self.header.set(prompt.title or prompt.name, f"{server}/{prompt.name}", prompt.description or "")
+        while self.args.rowCount():
+            self.args.removeRow(0)
+        self.fields = {}
+        for a in prompt.arguments or []:
+            n = str(a.get("name", ""))
+            req = bool(a.get("required"))
+            e = QLineEdit()
+            e.setAccessibleName(n)
+            e.setPlaceholderText(str(a.get("description") or ""))
+            self.args.addRow(n + (" *" if req else ""), e)
+            self.fields[n] = (e, req)
+        self.args_box.setVisible(bool(self.fields))
+        self.error.setText("")
+        self.result.clear("Press Get prompt to see its messages.")
+
+    def _get(self) -> None:
+        missing = [n for n, (e, req) in self.fields.items() if req and not e.text()]
+        if missing:
+            self.error.setText("Required: " + ", ".join(missing))
+            self.fields[missing[0]][0].setFocus()
+            return
+        self.error.setText("")
+        values = {n: e.text() for n, (e, _) in self.fields.items() if e.text()}
+        self.get_requested.emit(self.server, self.name, values)
+
+    def show_messages(self, result: Any) -> None:
+        """prompts/get answer: each message's role, then its content with the result widgets."""
+        raw = result if isinstance(result, dict) else getattr(result, "raw", None) or {}
+        if not raw and hasattr(result, "model_dump"):
+            raw = result.model_dump(mode="json", by_alias=True, exclude_none=True)
+        messages = raw.get("messages", []) if isinstance(raw, dict) else []
+        blocks: list[Any] = []
+        for m in messages:
+            blocks.append({"type": "text", "text": f"── {m.get('role', '?')} ──"})
+            content = m.get("content")
+            blocks.extend(content if isinstance(content, list) else [content])
+        self.result.show_contents(blocks, f"{len(messages)} message(s)")
+        self.result._json = raw

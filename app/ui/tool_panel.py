@@ -1,0 +1,308 @@
+"""The right-hand panel for the selected tool: what it is, its form, Run/Cancel and the answer."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui.results import ResultView
+from app.ui.safe_text import plain_label
+
+logger = logging.getLogger(__name__)
+
+# (annotation hint, badge text, colour) — shown only when the hint is explicitly true.
+BADGES = (
+    ("readOnlyHint", "read-only", "#1565c0"),
+    ("destructiveHint", "destructive", "#c62828"),
+    ("idempotentHint", "idempotent", "#6a1b9a"),
+    ("openWorldHint", "open-world", "#ef6c00"),
+)
+
+
+def hint(annotations: Any, key: str) -> bool | None:
+    """An annotation hint as given by the server (None when the server did not say)."""
+    if annotations is None:
+        return None
+    if isinstance(annotations, dict):
+        value = annotations.get(key)
+    else:
+        snake = "".join("_" + c.lower() if c.isupper() else c for c in key)
+        value = getattr(annotations, key, getattr(annotations, snake, None))
+    return value if isinstance(value, bool) else None
+
+
+def is_destructive(tool: Any) -> bool:
+    """Explicitly annotated destructive (the spec's implicit default does not ask every time)."""
+    ann = getattr(tool, "annotations", None)
+    return hint(ann, "destructiveHint") is True and hint(ann, "readOnlyHint") is not True
+
+
+def badge(text: str, colour: str) -> QLabel:
+    label = QLabel(text)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setObjectName("badge")
+    label.setStyleSheet(
+        f"QLabel#badge {{ color: white; background: {colour}; border-radius: 7px; padding: 1px 7px; }}"
+    )
+    return label
+
+
+class JsonFormFallback(QWidget):
+    """Used only if the forms package cannot build a form: the arguments as a JSON editor."""
+
+    value_changed = Signal()
+
+    def __init__(self, schema: dict[str, Any], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(plain_label("Arguments (JSON):"))
+        self.edit = QPlainTextEdit("{}")
+        self.edit.setAccessibleName("Arguments as JSON")
+        self.edit.textChanged.connect(self.value_changed)
+        lay.addWidget(self.edit)
+        self.error = plain_label("")
+        self.error.setStyleSheet("color: #b71c1c;")
+        lay.addWidget(self.error)
+
+    def value(self) -> Any:
+        try:
+            return json.loads(self.edit.toPlainText() or "{}")
+        except ValueError:
+            return None
+
+    def set_value(self, v: Any) -> None:
+        self.edit.setPlainText(json.dumps(v, indent=2))
+
+    def errors(self) -> list[Any]:
+        try:
+            json.loads(self.edit.toPlainText() or "{}")
+        except ValueError as exc:
+            return [type("FieldError", (), {"path": (), "message": f"not valid JSON: {exc}"})()]
+        return []
+
+    def show_errors(self, errors: list[Any]) -> None:
+        self.error.setText("\n".join(e.message for e in errors))
+
+    def focus_first_error(self) -> None:
+        self.edit.setFocus()
+
+
+def make_form(schema: dict[str, Any]) -> QWidget:
+    try:
+        from app.ui.forms import FormWidget
+
+        return FormWidget(schema)
+    except Exception:
+        logger.exception("form could not be built; falling back to a JSON editor")
+        return JsonFormFallback(schema)
+
+
+class ToolPanel(QWidget):
+    """Title, name, description, badges, the generated form, Run/Cancel, progress and result.
+
+    Signals:
+        run_requested(): the person pressed Run (the window validates, confirms and calls).
+        cancel_requested(): the person pressed Cancel or Esc while a call runs.
+    """
+
+    run_requested = Signal()
+    cancel_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.server: str | None = None
+        self.tool: Any = None
+        self.form: QWidget | None = None
+        self._schema: Any = None
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(6, 6, 6, 6)
+
+        self.title = plain_label("", wrap=True)
+        f = self.title.font()
+        f.setPointSizeF(f.pointSizeF() * 1.3)
+        f.setBold(True)
+        self.title.setFont(f)
+        self.title.setAccessibleName("Tool title")
+        outer.addWidget(self.title)
+        self.name = plain_label("", wrap=False)
+        self.name.setStyleSheet("color: palette(mid); font-family: monospace;")
+        self.name.setAccessibleName("Tool name")
+        outer.addWidget(self.name)
+        self.badges = QHBoxLayout()
+        self.badges.setSpacing(4)
+        badge_row = QWidget()
+        badge_row.setLayout(self.badges)
+        outer.addWidget(badge_row)
+        self.removed = plain_label("")
+        self.removed.setObjectName("toolRemoved")
+        self.removed.setStyleSheet("background: #fff3cd; color: #5d4300; padding: 6px; border-radius: 4px;")
+        self.removed.hide()
+        outer.addWidget(self.removed)
+        self.description = plain_label("", wrap=True)
+        self.description.setAccessibleName("Tool description")
+        self.description.setMaximumHeight(16 * 8)
+        desc_area = QScrollArea()
+        desc_area.setWidgetResizable(True)
+        desc_area.setFrameShape(QFrame.Shape.NoFrame)
+        desc_area.setWidget(self.description)
+        desc_area.setMaximumHeight(16 * 8)
+        outer.addWidget(desc_area)
+
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.setObjectName("toolSplitter")
+        top = QWidget()
+        top_lay = QVBoxLayout(top)
+        top_lay.setContentsMargins(0, 0, 0, 0)
+        self.form_area = QScrollArea()
+        self.form_area.setWidgetResizable(True)
+        self.form_area.setFrameShape(QFrame.Shape.StyledPanel)
+        top_lay.addWidget(self.form_area, 1)
+        row = QHBoxLayout()
+        self.run_button = QPushButton("Run")
+        self.run_button.setToolTip("Run the tool (Ctrl+Enter)")
+        self.run_button.setDefault(False)
+        self.run_button.setAutoDefault(False)
+        self.run_button.clicked.connect(self.run_requested)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setToolTip("Cancel the running call (Esc)")
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.clicked.connect(self.cancel_requested)
+        self.progress = QProgressBar()
+        self.progress.setAccessibleName("Call progress")
+        self.progress.setTextVisible(True)
+        self.progress.hide()
+        self.progress_text = plain_label("", wrap=False)
+        row.addWidget(self.run_button)
+        row.addWidget(self.cancel_button)
+        row.addWidget(self.progress, 1)
+        row.addWidget(self.progress_text)
+        row.addStretch(0)
+        top_lay.addLayout(row)
+        self.splitter.addWidget(top)
+        self.result = ResultView()
+        self.splitter.addWidget(self.result)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        outer.addWidget(self.splitter, 1)
+
+    # --- showing a tool -----------------------------------------------------------------------
+    def show_tool(self, server: str, tool: Any, *, keep_input: bool = False) -> None:
+        """Show `tool`; with keep_input, carry the typed arguments over if the schema allows it."""
+        old_value = self.form_value() if keep_input and self.form is not None else None
+        same = keep_input and self.server == server and getattr(self.tool, "name", None) == tool.name
+        self.server, self.tool = server, tool
+        self.removed.hide()
+        self.run_button.setEnabled(True)
+        title = getattr(tool, "title", None) or tool.name
+        self.title.setText(title)
+        self.name.setText(f"{server}/{tool.name}")
+        self.description.setText(getattr(tool, "description", None) or "(no description)")
+        self._set_badges(getattr(tool, "annotations", None))
+        schema = getattr(tool, "input_schema", None) or {"type": "object"}
+        if same and schema == self._schema and self.form is not None:
+            return  # same schema: the form (and what was typed) stays as it is
+        self._schema = schema
+        self._set_form(make_form(schema))
+        if old_value is not None and same:
+            self._restore(old_value)
+        if not same:
+            self.result.clear()
+
+    def _restore(self, value: Any) -> None:
+        """Put back what was typed; keep it only if it still validates against the new schema."""
+        try:
+            self.form.set_value(value)  # type: ignore[union-attr]
+            if self.form.errors():  # type: ignore[union-attr]
+                self.form.set_value(self._default())  # type: ignore[union-attr]
+        except Exception:
+            logger.info("typed input does not fit the new schema of %s", getattr(self.tool, "name", "?"))
+
+    def _default(self) -> Any:
+        try:
+            from app.forms import build_form
+
+            return build_form(self._schema).default_value()
+        except Exception:
+            return {}
+
+    def mark_removed(self) -> None:
+        self.removed.setText("The server removed this tool. It can no longer be run.")
+        self.removed.show()
+        self.run_button.setEnabled(False)
+
+    def is_removed(self) -> bool:
+        return not self.removed.isHidden()
+
+    def _set_badges(self, annotations: Any) -> None:
+        while self.badges.count():
+            item = self.badges.takeAt(0)
+            w = item.widget()
+            if w is not None:
+                w.deleteLater()
+        shown = 0
+        for key, text, colour in BADGES:
+            if hint(annotations, key) is True:
+                self.badges.addWidget(badge(text, colour))
+                shown += 1
+        if not shown:
+            b = badge("effects unknown", "#757575")
+            b.setToolTip("The server did not say whether this tool changes anything.")
+            self.badges.addWidget(b)
+        self.badges.addStretch(1)
+
+    def _set_form(self, form: QWidget) -> None:
+        old = self.form_area.takeWidget()
+        if old is not None:
+            old.deleteLater()
+        self.form = form
+        self.form_area.setWidget(form)
+
+    def badge_texts(self) -> list[str]:
+        out = []
+        for i in range(self.badges.count()):
+            w = self.badges.itemAt(i).widget()
+            if isinstance(w, QLabel):
+                out.append(w.text())
+        return out
+
+    def form_value(self) -> Any:
+        return self.form.value() if self.form is not None else {}  # type: ignore[attr-defined]
+
+    # --- running ------------------------------------------------------------------------------
+    def set_running(self, running: bool) -> None:
+        self.run_button.setEnabled(not running and not self.is_removed())
+        self.cancel_button.setEnabled(running)
+        if running:
+            self.progress.setRange(0, 0)  # busy until the server reports progress
+            self.progress.show()
+            self.progress_text.setText("")
+            self.result.show_running()
+        else:
+            self.progress.hide()
+            self.progress_text.setText("")
+
+    @Slot(float, object, str)
+    def set_progress(self, progress: float, total: Any, message: str) -> None:
+        if total:
+            self.progress.setRange(0, 1000)
+            self.progress.setValue(int(1000 * min(1.0, progress / float(total))))
+            self.progress.setFormat(f"{progress:g} / {float(total):g}")
+        else:
+            self.progress.setRange(0, 0)
+        self.progress_text.setText(message)

@@ -1,0 +1,624 @@
+"""The main window: servers on the left, their catalog in the centre, the selection on the right,
+log/traffic/history at the bottom. It reacts to engine signals (through the bridge) and starts
+engine work as tasks on the qasync loop; nothing here blocks the loop or opens a dialog with exec().
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, QUrl, Signal, Slot
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QPaintEvent, QShortcut
+from PySide6.QtWidgets import (
+    QDialog,
+    QDockWidget,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui.bridge import EngineBridge
+from app.ui.catalog_panel import KINDS, CatalogPanel, item_from
+from app.ui.controller import DeskController
+from app.ui.dock import BottomDock
+from app.ui.models.history import HistoryEntry
+from app.ui.models.log import LogRow, TrafficRow
+from app.ui.models.servers import FAILED, READY, ServerListModel, ServerRow
+from app.ui.resource_panel import PromptPanel, ResourcePanel
+from app.ui.results import ResultView
+from app.ui.safe_text import confirm_and_open, plain_label
+from app.ui.tool_panel import ToolPanel, is_destructive
+
+logger = logging.getLogger(__name__)
+
+GUIDE = (
+    "Welcome to MCP Desk.\n\n"
+    "MCP servers give AI apps tools: search the web, read files, query a database. "
+    "Here you can try them yourself.\n\n"
+    "1.  Pick a server on the left (the “demo” server is already there).\n"
+    "2.  Press Connect. Its tools appear in the middle.\n"
+    "3.  Choose a tool, fill in the form, and press Run (Ctrl+Enter).\n\n"
+    "To add your own server, press “Add server…”: type a command or a URL, or paste the JSON "
+    "snippet from the server's README. API keys you enter are kept in your system's keychain."
+)
+
+KIND_NOUNS = {"tools": "tool", "resources": "resource", "resource_templates": "template", "prompts": "prompt"}
+
+
+def describe_diff(kind: str, diff: Any) -> tuple[str, str]:
+    """("2 tools added, 1 removed", "added: a, b\nremoved: c") for the notice and its tooltip."""
+    noun = KIND_NOUNS.get(kind, kind)
+    parts, details = [], []
+    for label, names in (("added", diff.added), ("removed", diff.removed), ("changed", diff.changed)):
+        if names:
+            n = len(names)
+            parts.append(f"{n} {noun}{'s' if n != 1 else ''} {label}" if not parts else f"{n} {label}")
+            details.append(f"{label}: {', '.join(names)}")
+    return ", ".join(parts), "\n".join(details)
+
+
+class MainWindow(QMainWindow):
+    """Signals:
+    first_painted(): the window has been painted once (the engine is imported after this).
+    call_finished(server, tool): a tool call ended (answered, failed or cancelled).
+    notice_shown(text): a catalog change notice appeared.
+    """
+
+    first_painted = Signal()
+    call_finished = Signal(str, str)
+    notice_shown = Signal(str)
+
+    def __init__(self, controller: DeskController | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.controller = controller or DeskController(self)
+        self.setWindowTitle("MCP Desk")
+        self.setObjectName("mainWindow")
+        self._painted = False
+        self._loaded: set[str] = set()  # servers whose first catalog has been shown
+        self._call_task: asyncio.Task[Any] | None = None
+        self._call_id: str | None = None
+        self._call_server: str | None = None
+        self._subscribed: set[tuple[str, str]] = set()
+        self._restoring: tuple[str, str, str] | None = None
+
+        # Models and panels
+        self.server_model = ServerListModel(self)
+        from app.ui.server_list import ServerPanel
+
+        self.servers = ServerPanel(self.server_model)
+        self.catalog = CatalogPanel()
+        self.tool_panel = ToolPanel()
+        self.resource_panel = ResourcePanel()
+        self.prompt_panel = PromptPanel()
+        self.guide = QWidget()
+        gl = QVBoxLayout(self.guide)
+        self.guide_text = plain_label(GUIDE)
+        self.guide_text.setObjectName("guide")
+        self.guide_text.setStyleSheet("font-size: 11pt; padding: 12px;")
+        gl.addWidget(self.guide_text)
+        gl.addStretch(1)
+        self.right = QStackedWidget()
+        for w in (self.guide, self.tool_panel, self.resource_panel, self.prompt_panel):
+            self.right.addWidget(w)
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setObjectName("mainSplitter")
+        self.splitter.addWidget(self.servers)
+        self.splitter.addWidget(self.catalog)
+        self.splitter.addWidget(self.right)
+        self.splitter.setStretchFactor(0, 2)
+        self.splitter.setStretchFactor(1, 3)
+        self.splitter.setStretchFactor(2, 6)
+        self.splitter.setSizes([240, 300, 660])
+        self.setCentralWidget(self.splitter)
+
+        self.bottom = BottomDock()
+        self.dock = QDockWidget("Log and traffic", self)
+        self.dock.setObjectName("bottomDock")
+        self.dock.setWidget(self.bottom)
+        self.dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
+                              | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.dock)
+
+        self.notice = QLabel()
+        self.notice.setObjectName("notice")
+        self.notice.setTextFormat(Qt.TextFormat.PlainText)
+        self.notice.setStyleSheet("background: #e3f2fd; color: #0d47a1; padding: 2px 8px; border-radius: 4px;")
+        self.notice.hide()
+        self.statusBar().addPermanentWidget(self.notice)
+        self._notice_timer = QTimer(self)
+        self._notice_timer.setSingleShot(True)
+        self._notice_timer.timeout.connect(self.notice.hide)
+
+        self._build_menu()
+        self._build_shortcuts()
+        self._wire()
+        self.reload_servers()
+        if self.controller.config_error:
+            self.statusBar().showMessage(f"The server list could not be read: {self.controller.config_error}")
+
+    # --- construction -------------------------------------------------------------------------
+    def _build_menu(self) -> None:
+        m = self.menuBar().addMenu("&Servers")
+        add = QAction("&Add server…", self)
+        add.triggered.connect(self.add_server)
+        m.addAction(add)
+        self.import_menu = m.addMenu("&Import from")
+        for label, source in (("Claude Desktop", "claude"), ("Cursor", "cursor"), ("VS Code", "vscode"),
+                              ("File…", "file")):
+            a = QAction(label, self)
+            a.triggered.connect(lambda _=False, s=source: self.import_from(s))
+            self.import_menu.addAction(a)
+        exp = QAction("&Export…", self)
+        exp.triggered.connect(self.export_servers)
+        m.addAction(exp)
+        m.addSeparator()
+        connect_all = QAction("Connect &all", self)
+        connect_all.triggered.connect(lambda: self.controller.spawn(self.controller.connect_enabled()))
+        m.addAction(connect_all)
+        m.addSeparator()
+        quit_ = QAction("&Quit", self)
+        quit_.setShortcut(QKeySequence.StandardKey.Quit)
+        quit_.triggered.connect(self.close)
+        m.addAction(quit_)
+        v = self.menuBar().addMenu("&View")
+        v.addAction(self.dock.toggleViewAction())
+
+    def _build_shortcuts(self) -> None:
+        QShortcut(QKeySequence.StandardKey.Find, self, activated=self.catalog.focus_search)
+        for seq in ("Ctrl+Return", "Ctrl+Enter"):
+            QShortcut(QKeySequence(seq), self, activated=self.run_current)
+        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.cancel_call)
+
+    def _wire(self) -> None:
+        b: EngineBridge = self.controller.bridge
+        b.state_changed.connect(self.on_state_changed)
+        b.catalog_changed.connect(self.on_catalog_changed)
+        b.log_line_received.connect(self.on_log_line)
+        b.traffic_recorded.connect(self.on_traffic)
+        b.progress_reported.connect(self.on_progress)
+        b.resource_updated.connect(self.on_resource_updated)
+        self.controller.servers_changed.connect(self.reload_servers)
+        self.servers.action_triggered.connect(self.on_server_action)
+        self.servers.add_requested.connect(self.add_server)
+        self.servers.selection_changed.connect(self.on_server_selected)
+        self.catalog.item_selected.connect(self.on_item_selected)
+        self.tool_panel.run_requested.connect(self.run_current)
+        self.tool_panel.cancel_requested.connect(self.cancel_call)
+        for rv in (self.tool_panel.result, self.resource_panel.result, self.prompt_panel.result):
+            rv.link_requested.connect(self.open_link)
+            rv.resource_link_clicked.connect(self.read_resource_link)
+        self.resource_panel.read_requested.connect(self.read_resource)
+        self.resource_panel.subscribe_toggled.connect(self.toggle_subscription)
+        self.prompt_panel.get_requested.connect(self.get_prompt)
+        self.bottom.history_selected.connect(self.show_history)
+        self.bottom.rerun_requested.connect(self.rerun_history)
+
+    # --- first paint and the engine -----------------------------------------------------------
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if not self._painted:
+            self._painted = True
+            # Let this paint reach the screen before the SDK import takes the thread.
+            QTimer.singleShot(0, self.first_painted.emit)
+
+    def start_engine(self) -> None:
+        from app.ui.requests import GuiHandlers
+
+        self.controller.start_engine(GuiHandlers(self))
+
+    # --- servers ------------------------------------------------------------------------------
+    @Slot()
+    def reload_servers(self) -> None:
+        rows = []
+        for e in self.controller.entries():
+            old = self.server_model.server(e.name)
+            row = ServerRow(e.name, e.transport, bool(getattr(e, "disabled", False)))
+            if old is not None:
+                row.state, row.reason, row.tool_count = old.state, old.reason, old.tool_count
+            rows.append(row)
+        self.server_model.set_servers(rows)
+        names = self.server_model.names()
+        self.bottom.set_servers(names)
+        if not self.servers.current() and names:
+            self.servers.select(names[0])
+
+    def current_server(self) -> str:
+        return self.servers.current()
+
+    @Slot(str, str)
+    def on_server_action(self, action: str, name: str) -> None:
+        c = self.controller
+        if action == "connect":
+            self.server_model.update_state(name, "connecting")
+            c.spawn(c.connect(name))
+        elif action == "disconnect":
+            c.spawn(c.disconnect(name))
+        elif action == "reconnect":
+            self.server_model.update_state(name, "connecting")
+            c.spawn(c.reconnect(name))
+        elif action == "edit":
+            self.edit_server(name)
+        elif action == "duplicate":
+            c.spawn(self.duplicate_server(name), self._show_error)
+        elif action == "remove":
+            c.spawn(self.remove_server(name), self._show_error)
+
+    def _show_error(self, exc: BaseException) -> None:
+        logger.warning("action failed: %s", exc)
+        self.statusBar().showMessage(f"Failed: {exc}", 10000)
+
+    @Slot()
+    def add_server(self) -> None:
+        from app.ui.server_dialog import open_server_dialog
+
+        self.controller.spawn(open_server_dialog(self, None), self._show_error)
+
+    def edit_server(self, name: str) -> None:
+        from app.ui.server_dialog import open_server_dialog
+
+        self.controller.spawn(open_server_dialog(self, name), self._show_error)
+
+    def import_from(self, source: str) -> None:
+        from app.ui.server_dialog import import_servers
+
+        self.controller.spawn(import_servers(self, source), self._show_error)
+
+    def export_servers(self) -> None:
+        from app.ui.server_dialog import export_servers
+
+        export_servers(self)
+
+    async def duplicate_server(self, name: str) -> None:
+        import copy
+
+        c = self.controller
+        entry = c.entry(name)
+        if entry is None:
+            return
+        new = copy.deepcopy(entry)
+        new.name = c.store.unique_name(f"{name}-copy")
+        # Secrets are stored per server: copy each referenced one to the new name (off the GUI thread).
+        for ref in sorted(entry.secret_refs()):
+            value = await c.secrets.aget(name, ref)
+            if value is not None:
+                await c.secrets.aset(new.name, ref, value)
+        c.store.add(new)
+        c.save()
+        self.servers.select(new.name)
+
+    async def remove_server(self, name: str) -> None:
+        from app.ui.async_dialogs import ask
+
+        c = self.controller
+        ok, delete_secrets = await ask(
+            self, "Remove server", f"Remove the server “{name}” from MCP Desk?",
+            yes="Remove", no="Keep", checkbox="Also delete its saved secrets (API keys) from the keychain",
+            icon=QMessageBox.Icon.Warning)
+        if not ok:
+            return
+        await c.forget(name)
+        self._clear_server(name)
+        c.store.remove(name)
+        c.save()
+        if delete_secrets:
+            await c.secrets.adelete_server(name)
+
+    # --- engine events ------------------------------------------------------------------------
+    @Slot(str, str, str)
+    def on_state_changed(self, server: str, state: str, reason: str) -> None:
+        self.server_model.update_state(server, state, reason)
+        if state == READY:
+            first = server not in self._loaded
+            self._loaded.add(server)
+            for kind in KINDS:
+                self._refresh_kind(server, kind)
+            if first and self._restoring and self._restoring[0] == server:
+                _, kind, key = self._restoring
+                self._restoring = None
+                if self.catalog.select(kind, server, key):
+                    pass
+        elif state in (FAILED, "closed", "idle"):
+            self._loaded.discard(server)
+            self._clear_server(server)
+        if server == self.current_server():
+            self._update_empty_state()
+
+    def _clear_server(self, server: str) -> None:
+        for kind in KINDS:
+            self.catalog.models[kind].clear_server(server)
+        self.catalog.update_counts()
+        if self.tool_panel.server == server and self.right.currentWidget() is self.tool_panel:
+            self.right.setCurrentWidget(self.guide)
+
+    def _refresh_kind(self, server: str, kind: str) -> tuple[list[str], list[str], list[str]]:
+        conn = self.controller.connection(server)
+        if conn is None:
+            return [], [], []
+        entries = conn.catalog.of(kind) if hasattr(conn.catalog, "of") else getattr(conn.catalog, kind)
+        items = [item_from(kind, server, obj, str(key)) for key, obj in entries.items()]
+        result = self.catalog.models[kind].set_items(server, items)
+        if kind == "tools":
+            self.server_model.update_tool_count(server, len(items))
+        self.catalog.update_counts()
+        return result
+
+    @Slot(str, str, object)
+    def on_catalog_changed(self, server: str, kind: str, diff: Any) -> None:
+        if server not in self._loaded:
+            return  # the first listing is shown when the server becomes ready
+        self._refresh_kind(server, kind)
+        if kind == "tools" and self.tool_panel.server == server and self.tool_panel.tool is not None:
+            name = self.tool_panel.tool.name
+            conn = self.controller.connection(server)
+            tools = conn.catalog.tools if conn is not None else {}
+            if name in diff.removed or name not in tools:
+                self.tool_panel.mark_removed()
+            elif name in diff.changed:
+                self.tool_panel.show_tool(server, tools[name], keep_input=True)
+        if diff:
+            text, details = describe_diff(kind, diff)
+            self.show_notice(f"{server}: {text}", details)
+
+    def show_notice(self, text: str, details: str) -> None:
+        self.notice.setText(text)
+        self.notice.setToolTip(details)
+        self.notice.show()
+        self._notice_timer.start(8000)
+        self.notice_shown.emit(text)
+
+    @Slot(object)
+    def on_log_line(self, ev: Any) -> None:
+        self.bottom.log_model.append(LogRow(ev.time, ev.server, ev.level, ev.source, ev.text))
+
+    @Slot(object)
+    def on_traffic(self, ev: Any) -> None:
+        self.bottom.traffic_model.append(TrafficRow(ev.time, ev.server, ev.direction, ev.message))
+
+    @Slot(str, str, float, object, str)
+    def on_progress(self, server: str, call_id: str, progress: float, total: Any, message: str) -> None:
+        if call_id == self._call_id:
+            self.tool_panel.set_progress(progress, total, message)
+
+    @Slot(str, str)
+    def on_resource_updated(self, server: str, uri: str) -> None:
+        if self.resource_panel.server == server:
+            self.resource_panel.mark_updated(uri)
+
+    # --- selection ----------------------------------------------------------------------------
+    @Slot(str)
+    def on_server_selected(self, server: str) -> None:
+        self.catalog.set_server(server or None)
+        self._update_empty_state()
+
+    def _update_empty_state(self) -> None:
+        server = self.current_server()
+        row = self.server_model.server(server) if server else None
+        if row is None:
+            self.catalog.empty.setText("")
+        elif row.state == FAILED:
+            self.catalog.empty.setText(f"{server} failed: {row.reason}")
+        elif row.state != READY:
+            self.catalog.empty.setText(f"{server} is not connected. Press Connect to see its tools.")
+        else:
+            self.catalog.empty.setText("")
+
+    @Slot(str, object)
+    def on_item_selected(self, kind: str, item: Any) -> None:
+        if item is None:
+            return
+        conn = self.controller.connection(item.server)
+        if kind == "tools":
+            self.tool_panel.show_tool(item.server, item.obj)
+            self.right.setCurrentWidget(self.tool_panel)
+        elif kind == "resources":
+            can_sub = bool(conn and (conn.capabilities or {}).get("resources", {}).get("subscribe"))
+            self.resource_panel.show_resource(item.server, item.obj, (item.server, item.key) in self._subscribed,
+                                              can_sub)
+            self.right.setCurrentWidget(self.resource_panel)
+        elif kind == "resource_templates":
+            self.resource_panel.show_template(item.server, item.obj)
+            self.right.setCurrentWidget(self.resource_panel)
+        elif kind == "prompts":
+            self.prompt_panel.show_prompt(item.server, item.obj)
+            self.right.setCurrentWidget(self.prompt_panel)
+
+    # --- running tools ------------------------------------------------------------------------
+    @Slot()
+    def run_current(self) -> None:
+        if self.right.currentWidget() is not self.tool_panel or self.tool_panel.tool is None:
+            return
+        if self._call_task is not None and not self._call_task.done():
+            return
+        if self.tool_panel.is_removed():
+            return
+        self._call_task = self.controller.spawn(self._run(self.tool_panel.server or "", self.tool_panel.tool))
+
+    async def _run(self, server: str, tool: Any, arguments: Any = None) -> None:
+        form = self.tool_panel.form
+        if arguments is None:
+            errors = form.errors() if form is not None else []  # type: ignore[attr-defined]
+            if errors:
+                form.show_errors(errors)  # type: ignore[union-attr]
+                form.focus_first_error()  # type: ignore[union-attr]
+                self.tool_panel.result.clear("Please correct the highlighted fields first.")
+                return
+            arguments = self.tool_panel.form_value()
+        if is_destructive(tool) and not self.controller.is_trusted(server, tool.name):
+            from app.ui.async_dialogs import ask
+
+            ok, always = await ask(
+                self, "Run destructive tool?",
+                f"The tool “{tool.name}” on “{server}” says it may delete or change data. Run it?",
+                yes="Run", no="Cancel", checkbox="Don't ask again for this tool", icon=QMessageBox.Icon.Warning)
+            if not ok:
+                return
+            if always:
+                self.controller.trust(server, tool.name)
+        conn = self.controller.connection(server)
+        entry = HistoryEntry(server, tool.name, arguments if isinstance(arguments, dict) else {})
+        self.bottom.history_model.add(entry)
+        self._call_id = uuid.uuid4().hex
+        self._call_server = server
+        self.tool_panel.set_running(True)
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        try:
+            if conn is None:
+                raise RuntimeError(f"{server} is not connected")
+            result = await conn.call_tool(tool.name, entry.arguments, call_id=self._call_id)
+        except asyncio.CancelledError:
+            entry.failure = "cancelled"
+            self.tool_panel.result.show_failure("cancelled by you", loop.time() - started)
+            raise
+        except Exception as exc:
+            entry.failure = str(exc) or type(exc).__name__
+            self.tool_panel.result.show_failure(entry.failure, loop.time() - started)
+        else:
+            entry.result = result
+            if self.tool_panel.tool is tool or getattr(self.tool_panel.tool, "name", None) == tool.name:
+                self.tool_panel.result.show_result(result, output_schema=getattr(tool, "output_schema", None))
+        finally:
+            self.tool_panel.set_running(False)
+            self._call_id = None
+            self.bottom.history_model.entry_updated(entry)
+            self.call_finished.emit(server, tool.name)
+
+    @Slot()
+    def cancel_call(self) -> None:
+        if self._call_task is not None and not self._call_task.done():
+            self._call_task.cancel()
+
+    @Slot(object)
+    def show_history(self, entry: HistoryEntry) -> None:
+        if entry.failure is not None:
+            self.tool_panel.result.show_failure(entry.failure)
+        elif entry.result is not None:
+            self.tool_panel.result.show_result(entry.result)
+
+    @Slot(object)
+    def rerun_history(self, entry: HistoryEntry) -> None:
+        self.servers.select(entry.server)
+        if self.catalog.select("tools", entry.server, entry.tool) and self.tool_panel.form is not None:
+            self.tool_panel.form.set_value(entry.arguments)  # type: ignore[attr-defined]
+
+    # --- resources and prompts ----------------------------------------------------------------
+    @Slot(str, str)
+    def read_resource(self, server: str, uri: str) -> None:
+        self.controller.spawn(self._read(server, uri, self.resource_panel.result))
+
+    async def _read(self, server: str, uri: str, view: ResultView) -> None:
+        conn = self.controller.connection(server)
+        view.clear("Reading…")
+        try:
+            if conn is None:
+                raise RuntimeError(f"{server} is not connected")
+            result = await conn.read_resource(uri)
+        except Exception as exc:
+            view.show_failure(str(exc) or type(exc).__name__)
+            return
+        contents = result.get("contents") if isinstance(result, dict) else getattr(result, "contents", result)
+        view.show_contents(list(contents or []), uri)
+
+    @Slot(str)
+    def read_resource_link(self, uri: str) -> None:
+        """A resource link in a result: read it and show it in its own window."""
+        server = self.tool_panel.server or self.current_server()
+        d = QDialog(self)
+        d.setWindowTitle(uri)
+        d.resize(600, 480)
+        lay = QVBoxLayout(d)
+        view = ResultView()
+        view.link_requested.connect(self.open_link)
+        lay.addWidget(view)
+        d.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        d.show()
+        self.controller.spawn(self._read(server, uri, view))
+
+    @Slot(str, str, bool)
+    def toggle_subscription(self, server: str, uri: str, on: bool) -> None:
+        async def go() -> None:
+            conn = self.controller.connection(server)
+            if conn is None:
+                return
+            if on:
+                await conn.subscribe_resource(uri)
+                self._subscribed.add((server, uri))
+            else:
+                await conn.unsubscribe_resource(uri)
+                self._subscribed.discard((server, uri))
+
+        self.controller.spawn(go(), self._show_error)
+
+    @Slot(str, str, object)
+    def get_prompt(self, server: str, name: str, args: Any) -> None:
+        async def go() -> None:
+            conn = self.controller.connection(server)
+            try:
+                if conn is None:
+                    raise RuntimeError(f"{server} is not connected")
+                result = await conn.get_prompt(name, args)
+            except Exception as exc:
+                self.prompt_panel.result.show_failure(str(exc) or type(exc).__name__)
+                return
+            self.prompt_panel.show_messages(result)
+
+        self.controller.spawn(go())
+
+    @Slot(QUrl)
+    def open_link(self, url: QUrl) -> None:
+        self.controller.spawn(confirm_and_open(self, url))
+
+    # --- state kept between runs --------------------------------------------------------------
+    def ui_settings(self) -> QSettings:
+        from app.config.paths import config_dir
+
+        return QSettings(str(config_dir() / "window.ini"), QSettings.Format.IniFormat)
+
+    def restore_state(self) -> None:
+        s = self.ui_settings()
+        geo = s.value("geometry")
+        if isinstance(geo, QByteArray):
+            self.restoreGeometry(geo)
+        else:
+            self.resize(1280, 820)
+        state = s.value("windowState")
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
+        for key, splitter in (("mainSplitter", self.splitter), ("toolSplitter", self.tool_panel.splitter)):
+            v = s.value(key)
+            if isinstance(v, QByteArray):
+                splitter.restoreState(v)
+        server = s.value("lastServer")
+        if isinstance(server, str) and server:
+            self.servers.select(server)
+            kind, key = s.value("lastKind"), s.value("lastItem")
+            if isinstance(kind, str) and isinstance(key, str) and key:
+                self._restoring = (server, kind, key)
+
+    def save_state(self) -> None:
+        s = self.ui_settings()
+        s.setValue("geometry", self.saveGeometry())
+        s.setValue("windowState", self.saveState())
+        s.setValue("mainSplitter", self.splitter.saveState())
+        s.setValue("toolSplitter", self.tool_panel.splitter.saveState())
+        s.setValue("lastServer", self.current_server())
+        kind = self.catalog.current_kind()
+        item = self.catalog.current_item(kind)
+        s.setValue("lastKind", kind)
+        s.setValue("lastItem", item.key if item is not None else "")
+        s.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        try:
+            self.save_state()
+        except Exception:
+            logger.exception("could not save the window state")
+        super().closeEvent(event)
