@@ -1,0 +1,176 @@
+"""The catalog of one server: tools, resources, resource templates and prompts, as plain objects.
+
+Entries are built from the wire dicts (`raw`, exactly as listed), so nothing a server sends is
+lost even when this module does not know a field. Diffs compare names plus the parts a person
+or a form depends on: description and schemas.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.mcp.events import CatalogDiff, CatalogKind
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+
+
+@dataclass(frozen=True, eq=False)
+class ToolInfo:
+    name: str
+    title: str | None
+    description: str | None
+    input_schema: dict[str, Any]
+    output_schema: dict[str, Any] | None
+    annotations: dict[str, Any] | None
+    icons: list[dict[str, Any]]
+    raw: dict[str, Any] = field(repr=False)
+
+    @classmethod
+    def from_raw(cls, raw: dict[str, Any]) -> ToolInfo:
+        annotations = raw.get("annotations")
+        title = raw.get("title") or (annotations or {}).get("title")
+        return cls(
+            name=str(raw.get("name", "")),
+            title=title if isinstance(title, str) else None,
+            description=raw.get("description"),
+            input_schema=raw.get("inputSchema") or {"type": "object"},
+            output_schema=raw.get("outputSchema"),
+            annotations=annotations,
+            icons=list(raw.get("icons") or []),
+            raw=raw,
+        )
+
+    @property
+    def display_name(self) -> str:
+        return self.title or self.name
+
+    def signature(self) -> str:
+        """What makes two versions of a tool 'the same' for a diff."""
+        return _canonical([self.description, self.input_schema, self.output_schema])
+
+
+@dataclass(frozen=True, eq=False)
+class ResourceInfo:
+    uri: str
+    name: str
+    title: str | None
+    description: str | None
+    mime_type: str | None
+    raw: dict[str, Any] = field(repr=False)
+
+    @classmethod
+    def from_raw(cls, raw: dict[str, Any]) -> ResourceInfo:
+        return cls(
+            uri=str(raw.get("uri", "")),
+            name=str(raw.get("name", "")),
+            title=raw.get("title"),
+            description=raw.get("description"),
+            mime_type=raw.get("mimeType"),
+            raw=raw,
+        )
+
+    def signature(self) -> str:
+        return _canonical([self.name, self.description, self.mime_type])
+
+
+@dataclass(frozen=True, eq=False)
+class ResourceTemplateInfo:
+    uri_template: str
+    name: str
+    title: str | None
+    description: str | None
+    mime_type: str | None
+    raw: dict[str, Any] = field(repr=False)
+
+    @classmethod
+    def from_raw(cls, raw: dict[str, Any]) -> ResourceTemplateInfo:
+        return cls(
+            uri_template=str(raw.get("uriTemplate", "")),
+            name=str(raw.get("name", "")),
+            title=raw.get("title"),
+            description=raw.get("description"),
+            mime_type=raw.get("mimeType"),
+            raw=raw,
+        )
+
+    def signature(self) -> str:
+        return _canonical([self.uri_template, self.description, self.mime_type])
+
+
+@dataclass(frozen=True, eq=False)
+class PromptInfo:
+    name: str
+    title: str | None
+    description: str | None
+    arguments: list[dict[str, Any]]
+    raw: dict[str, Any] = field(repr=False)
+
+    @classmethod
+    def from_raw(cls, raw: dict[str, Any]) -> PromptInfo:
+        return cls(
+            name=str(raw.get("name", "")),
+            title=raw.get("title"),
+            description=raw.get("description"),
+            arguments=list(raw.get("arguments") or []),
+            raw=raw,
+        )
+
+    def signature(self) -> str:
+        return _canonical([self.description, self.arguments])
+
+
+CatalogEntry = ToolInfo | ResourceInfo | ResourceTemplateInfo | PromptInfo
+
+
+def entry_key(kind: CatalogKind, entry: CatalogEntry) -> str:
+    """The name an entry is known by in its list (resources by URI, templates by URI template)."""
+    if isinstance(entry, ResourceInfo):
+        return entry.uri
+    if isinstance(entry, ResourceTemplateInfo):
+        return entry.uri_template
+    return entry.name
+
+
+def build_entry(kind: CatalogKind, raw: dict[str, Any]) -> CatalogEntry:
+    if kind == "tools":
+        return ToolInfo.from_raw(raw)
+    if kind == "resources":
+        return ResourceInfo.from_raw(raw)
+    if kind == "resource_templates":
+        return ResourceTemplateInfo.from_raw(raw)
+    return PromptInfo.from_raw(raw)
+
+
+def diff_entries(old: Mapping[str, CatalogEntry], new: Mapping[str, CatalogEntry]) -> CatalogDiff:
+    added = tuple(k for k in new if k not in old)
+    removed = tuple(k for k in old if k not in new)
+    changed = tuple(k for k in new if k in old and old[k].signature() != new[k].signature())
+    return CatalogDiff(added=added, removed=removed, changed=changed)
+
+
+@dataclass
+class Catalog:
+    """The last complete listing of each kind (insertion order = server order)."""
+
+    tools: dict[str, ToolInfo] = field(default_factory=dict)
+    resources: dict[str, ResourceInfo] = field(default_factory=dict)
+    resource_templates: dict[str, ResourceTemplateInfo] = field(default_factory=dict)
+    prompts: dict[str, PromptInfo] = field(default_factory=dict)
+
+    def of(self, kind: CatalogKind) -> dict[str, Any]:
+        mapping: dict[str, Any] = getattr(self, kind)
+        return mapping
+
+    def replace(self, kind: CatalogKind, entries: dict[str, Any]) -> CatalogDiff:
+        """Install a fresh listing and return what changed."""
+        diff = diff_entries(self.of(kind), entries)
+        setattr(self, kind, entries)
+        return diff
+
+    def clear(self) -> None:
+        self.tools, self.resources, self.resource_templates, self.prompts = {}, {}, {}, {}

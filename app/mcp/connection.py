@@ -1,0 +1,932 @@
+"""`ServerConnection`: one MCP server, one owner task, a small state machine.
+
+The owner task is the only task that enters and exits the SDK `Client` (anyio cancel scopes
+break otherwise). Requests (`call_tool`, `read_resource`, ...) may come from any task: they
+only send on the session, they never enter or exit anything.
+
+    idle ──start()──► connecting ──► ready ──(server gone)──► failed
+                          │                                     ▲
+                          └──────────(cannot connect)───────────┘
+    any ──stop()──► closed
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import math
+import os
+import re
+import time
+import uuid
+from collections import deque
+from collections.abc import Callable
+from contextlib import AsyncExitStack
+from pathlib import Path
+from typing import Any, Literal, cast
+
+import anyio
+import mcp_types as types
+from mcp import Client
+from mcp.client.session import ClientRequestContext
+from mcp.client.subscriptions import ListenNotSupportedError, SubscriptionLost
+from mcp.shared.exceptions import MCPError
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from pydantic import TypeAdapter
+
+from app.mcp import reasons
+from app.mcp.catalog import Catalog, ToolInfo, build_entry, entry_key
+from app.mcp.events import (
+    CATALOG_KINDS,
+    CatalogChanged,
+    CatalogDiff,
+    CatalogKind,
+    ConnectionState,
+    Event,
+    LogLine,
+    Progress,
+    ResourceUpdated,
+    Sink,
+    StateChanged,
+    Traffic,
+    deliver,
+)
+from app.mcp.handlers import (
+    ClientHandlers,
+    ElicitationRequest,
+    HeadlessHandlers,
+    SamplingRequest,
+    schema_defaults,
+)
+from app.mcp.masking import mask_text, scrub
+from app.mcp.results import (
+    CONNECTION_CLOSED,
+    INVALID_PARAMS,
+    METHOD_NOT_FOUND,
+    REQUEST_TIMEOUT,
+    CallFailed,
+    CallTimedOut,
+    NotConnected,
+    ToolCallResult,
+    ToolGone,
+    check_structured,
+    compile_validator,
+)
+from app.mcp.stdio import ProcessInfo, stdio_transport
+from app.mcp.tap import TappedTransport
+from app.mcp.target import Target
+
+logger = logging.getLogger(__name__)
+
+DEBOUNCE = 0.1
+"""Quiet time after a list_changed before refreshing: a burst becomes one refresh."""
+DEBOUNCE_MAX = 1.0
+"""A flood of notifications still refreshes at least this often."""
+MAX_PAGES = 10_000
+LOG_LINES = 2_000
+SETTLED = (ConnectionState.READY, ConnectionState.FAILED, ConnectionState.CLOSED)
+HEADER_MISMATCH = -32020
+
+_CALL_RESULT: TypeAdapter[types.CallToolResult | types.InputRequiredResult] = TypeAdapter(
+    types.CallToolResult | types.InputRequiredResult
+)
+_PROMPT_RESULT: TypeAdapter[types.GetPromptResult | types.InputRequiredResult] = TypeAdapter(
+    types.GetPromptResult | types.InputRequiredResult
+)
+_READ_RESULT: TypeAdapter[types.ReadResourceResult | types.InputRequiredResult] = TypeAdapter(
+    types.ReadResourceResult | types.InputRequiredResult
+)
+_UNKNOWN_TOOL = re.compile(
+    r"unknown tool|tool[^.]{0,80}not found|no such tool|tool[^.]{0,80}does not exist", re.I
+)
+
+_CLIENT_INFO = types.Implementation(name="mcp-desk", title="MCP Desk", version="0.1.0")
+
+
+class ServerInfo:
+    """What the server says about itself (all optional on 2026-07-28 servers)."""
+
+    def __init__(
+        self, name: str, title: str | None, version: str | None, icons: list[dict[str, Any]]
+    ) -> None:
+        self.name = name
+        self.title = title
+        self.version = version
+        self.icons = icons
+
+    def __repr__(self) -> str:
+        return f"ServerInfo({self.name!r}, title={self.title!r}, version={self.version!r})"
+
+
+def _dump(model: Any) -> dict[str, Any]:
+    return cast(dict[str, Any], model.model_dump(by_alias=True, mode="json", exclude_unset=True))
+
+
+def _file_uri(root: str) -> str:
+    if "://" in root:
+        return root
+    return Path(os.path.expanduser(root)).resolve().as_uri()
+
+
+class _Lost(Exception):
+    """The server went away after the connection was ready."""
+
+
+class ServerConnection:
+    def __init__(
+        self,
+        target: Target,
+        *,
+        handlers: ClientHandlers | None = None,
+        sink: Sink | None = None,
+        http_client: Any = None,
+        server: Any = None,
+        traffic: bool = True,
+    ) -> None:
+        """`http_client` is a shared `httpx2.AsyncClient` whose pool HTTP connections use.
+        `server` (tests, embedding) is an in-process SDK `Server`/`MCPServer` used instead of the
+        target's transport. `traffic=False` skips building Traffic events (benchmarks)."""
+        self.target = target
+        self.handlers: ClientHandlers = handlers or HeadlessHandlers(accept_defaults=False)
+        self._sinks: list[Sink] = [sink] if sink is not None else []
+        self._http_client = http_client
+        self._inproc = server
+        self.traffic = traffic
+        self.state = ConnectionState.IDLE
+        self.reason: str | None = None
+        self.protocol_version: str | None = None
+        self.server_info: ServerInfo | None = None
+        self.capabilities: dict[str, Any] = {}
+        self.instructions: str | None = None
+        self.catalog = Catalog()
+        self.log: deque[LogLine] = deque(maxlen=LOG_LINES)
+        self.process: ProcessInfo | None = None
+        self.was_ready = False
+        """True once this run reached READY: a later failure is a drop, worth a reconnect."""
+        self.refresh_counts: dict[CatalogKind, int] = dict.fromkeys(CATALOG_KINDS, 0)
+        self._roots = target.roots
+        self._client: Client | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._scope: anyio.CancelScope | None = None
+        self._stopping = False
+        self._lost_reason: str | None = None
+        self._lost = asyncio.Event()
+        self._state_event = asyncio.Event()
+        self._dirty: set[CatalogKind] = set()
+        self._dirty_event = asyncio.Event()
+        self._refresh_locks: dict[CatalogKind, asyncio.Lock] = {k: asyncio.Lock() for k in CATALOG_KINDS}
+        self._validators: dict[str, tuple[ToolInfo, Any]] = {}
+        self._subscribed: set[str] = set()
+        self._listen_restart = asyncio.Event()
+        self._http_observer: Any = None
+
+    # ----------------------------------------------------------------- events
+
+    @property
+    def name(self) -> str:
+        return self.target.name
+
+    def add_sink(self, sink: Sink) -> Callable[[], None]:
+        self._sinks.append(sink)
+
+        def remove() -> None:
+            if sink in self._sinks:
+                self._sinks.remove(sink)
+
+        return remove
+
+    def _emit(self, event: Event) -> None:
+        if self._sinks:
+            deliver(self._sinks, event)
+
+    def _log(self, level: str, source: Any, text: str) -> None:
+        if self.target.secret_values:
+            text = mask_text(text, self.target.secret_values)
+        line = LogLine(self.name, time.time(), level, source, text)
+        self.log.append(line)
+        self._emit(line)
+
+    def _set_state(self, state: ConnectionState, reason: str | None = None) -> None:
+        self.state = state
+        self.reason = reason
+        if state == ConnectionState.FAILED:
+            logger.info("%s failed: %s", self.name, reason)
+        self._state_event.set()
+        self._state_event = asyncio.Event()
+        self._emit(StateChanged(self.name, state, reason))
+
+    def _tap(self, direction: Any, message: types.JSONRPCMessage) -> None:
+        if not self.traffic or not self._sinks:
+            return
+        data = message.model_dump(by_alias=True, mode="json", exclude_unset=True)
+        self._emit(Traffic(self.name, time.time(), direction, scrub(data, self.target.secret_values)))
+
+    # -------------------------------------------------------------- lifecycle
+
+    def start(self) -> None:
+        """Start connecting in a new owner task; returns at once. No-op while running."""
+        if self._task is not None and not self._task.done():
+            return
+        self._stopping = False
+        self._lost = asyncio.Event()
+        self._lost_reason = None
+        self.was_ready = False
+        self._set_state(ConnectionState.CONNECTING)
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"mcp-connection:{self.name}")
+
+    async def wait_settled(self, timeout: float) -> ConnectionState:
+        """Wait until READY, FAILED or CLOSED (or the timeout); returns the state then."""
+        with anyio.move_on_after(timeout):
+            while self.state not in SETTLED:
+                await self._state_event.wait()
+        return self.state
+
+    async def stop(self) -> None:
+        """Close the connection; when this returns no process of a stdio server is left."""
+        task = self._task
+        self._stopping = True
+        if task is None or task.done():
+            if self.state != ConnectionState.CLOSED:
+                self._set_state(ConnectionState.CLOSED)
+            return
+        if self._scope is not None:
+            self._scope.cancel()
+        # The owner task may not have entered its scope yet; it checks _stopping first thing.
+        await asyncio.shield(task)
+
+    async def _run(self) -> None:
+        if self._stopping:
+            self._set_state(ConnectionState.CLOSED)
+            return
+        failure: BaseException | None = None
+        timed_out = False
+        lost = False
+        self.process = None
+        with anyio.CancelScope() as scope:
+            self._scope = scope
+            # The whole handshake and first listing must finish in time; the deadline is lifted
+            # once ready (a cancel scope around only the `async with` entry is not allowed).
+            scope.deadline = anyio.current_time() + self.target.timeout
+            try:
+                async with AsyncExitStack() as stack:
+                    client = await self._open(stack)
+                    self._client = client
+                    self._read_server_info(client)
+                    await self._initial_listing()
+                    scope.deadline = math.inf
+                    self.was_ready = True
+                    self._set_state(ConnectionState.READY)
+                    async with anyio.create_task_group() as tg:
+                        tg.start_soon(self._refresher)
+                        if self.protocol_version in MODERN_PROTOCOL_VERSIONS:
+                            tg.start_soon(self._listener)
+                        await self._lost.wait()
+                        tg.cancel_scope.cancel()
+                    raise _Lost
+            except _Lost:
+                lost = True
+            except Exception as exc:
+                failure = exc
+        timed_out = scope.cancelled_caught and not self._stopping
+        self._scope = None
+        self._client = None
+        if self._stopping:
+            self._set_state(ConnectionState.CLOSED)
+        elif lost or (failure is not None and self.was_ready):
+            self._set_state(ConnectionState.FAILED, self._lost_message(failure))
+        elif timed_out:
+            self._set_state(ConnectionState.FAILED, self._timeout_message())
+        else:
+            reason = reasons.explain(failure, self.target, self.process, self._http_observer)
+            self._set_state(ConnectionState.FAILED, reason)
+
+    def _lost_message(self, failure: BaseException | None) -> str:
+        proc = self.process
+        if proc is not None and proc.returncode is not None:
+            return "connection lost: " + reasons.exited(proc)
+        if self._lost_reason:
+            return f"connection lost: {self._lost_reason}"
+        if failure is not None:
+            return "connection lost: " + reasons.explain(failure, self.target, proc, self._http_observer)
+        return "connection lost: the server closed the connection"
+
+    def _timeout_message(self) -> str:
+        msg = f"the server did not finish connecting within {self.target.timeout:g} s"
+        proc = self.process
+        if proc is not None and proc.stdout_noise:
+            msg += f"; it printed non-protocol text on stdout: {proc.stdout_noise[-1]!r}"
+        elif proc is not None and proc.stderr_tail:
+            msg += f"; last stderr line: {proc.stderr_tail[-1]}"
+        return msg
+
+    def _on_eof(self) -> None:
+        if not self._stopping:
+            self._lost_reason = self._lost_reason or "the server closed the connection"
+            self._lost.set()
+
+    async def _open(self, stack: AsyncExitStack) -> Client:
+        t = self.target
+        mode = t.mode or "auto"
+        callbacks: dict[str, Any] = {
+            "mode": mode,
+            "read_timeout_seconds": None,
+            "sampling_callback": self._on_sampling,
+            "elicitation_callback": self._on_elicit,
+            "list_roots_callback": self._on_list_roots,
+            "logging_callback": self._on_log_message,
+            "message_handler": self._on_message,
+            "client_info": _CLIENT_INFO,
+            "cache": None,  # our catalog is the cache; a stale SDK cache would hide changes
+            "log_level": "info",
+        }
+        if self._inproc is not None:
+            return await stack.enter_async_context(Client(self._inproc, **callbacks))
+        transport: Any
+        if t.transport == "stdio":
+            from mcp.client.stdio import get_default_environment
+
+            self.process = ProcessInfo()
+            env = get_default_environment() | dict(t.env)
+            transport = stdio_transport(
+                t.command or "",
+                t.args,
+                env,
+                t.cwd,
+                info=self.process,
+                on_stderr=lambda line: self._log("info", "stderr", line),
+                on_noise=lambda line: self._log(
+                    "warning", "stderr", f"not a protocol message on stdout: {line}"
+                ),
+            )
+        else:
+            from app.mcp.http import HttpObserver, connection_client
+
+            self._http_observer = HttpObserver()
+            http = connection_client(self._http_client, t.headers, self._http_observer)
+            await stack.enter_async_context(http)
+            if t.transport == "http":
+                from mcp.client.streamable_http import streamable_http_client
+
+                transport = streamable_http_client(t.url or "", http_client=http)
+            else:
+                from mcp.client.sse import sse_client
+
+                transport = sse_client(
+                    t.url or "",
+                    headers=dict(t.headers),
+                    httpx_client_factory=lambda headers=None, timeout=None, auth=None: connection_client(
+                        self._http_client, t.headers, self._http_observer
+                    ),
+                )
+        client = Client(TappedTransport(transport, self._tap, self._on_eof), **callbacks)
+        return await stack.enter_async_context(client)
+
+    def _read_server_info(self, client: Client) -> None:
+        self.protocol_version = client.protocol_version
+        info = client.server_info
+        if info is not None:
+            self.server_info = ServerInfo(
+                name=info.name,
+                title=info.title,
+                version=info.version,
+                icons=[_dump(i) for i in (info.icons or [])],
+            )
+        else:
+            self.server_info = None
+        self.capabilities = _dump(client.server_capabilities)
+        self.instructions = client.instructions
+
+    # ---------------------------------------------------------------- catalog
+
+    def _has(self, kind: CatalogKind) -> bool:
+        key = {
+            "tools": "tools",
+            "resources": "resources",
+            "resource_templates": "resources",
+            "prompts": "prompts",
+        }
+        return key[kind] in self.capabilities
+
+    async def _initial_listing(self) -> None:
+        self.catalog.clear()
+        self._validators.clear()
+        for kind in CATALOG_KINDS:
+            if self._has(kind):
+                await self._refresh_kind(kind, quiet_errors=True)
+
+    async def refresh(self, kind: CatalogKind | None = None) -> dict[CatalogKind, CatalogDiff]:
+        """List again now (one kind or all the server offers); returns the diffs."""
+        self._require_client()
+        kinds = [kind] if kind is not None else [k for k in CATALOG_KINDS if self._has(k)]
+        return {k: await self._refresh_kind(k) for k in kinds}
+
+    async def _refresh_kind(self, kind: CatalogKind, *, quiet_errors: bool = False) -> CatalogDiff:
+        async with self._refresh_locks[kind]:
+            try:
+                entries = await self._list_all(kind)
+            except CallFailed as exc:
+                if not quiet_errors:
+                    raise
+                self._log("warning", "client", f"listing {kind.replace('_', ' ')} failed: {exc}")
+                return CatalogDiff()
+            self.refresh_counts[kind] += 1
+            diff = self.catalog.replace(kind, entries)
+            if kind == "tools":
+                for name in (*diff.removed, *diff.changed):
+                    self._validators.pop(name, None)
+            if diff:
+                self._emit(CatalogChanged(self.name, kind, diff))
+            return diff
+
+    async def _list_all(self, kind: CatalogKind) -> dict[str, Any]:
+        """Every page, following nextCursor ourselves (the SDK's own re-list stops at 100 pages)."""
+        session = self._require_client().session
+        entries: dict[str, Any] = {}
+        cursor: str | None = None
+        seen: set[str] = set()
+        for _ in range(MAX_PAGES):
+            params = types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
+            items: list[Any]
+            result: Any
+            with self._failures(f"{kind}/list"):
+                if kind == "tools":
+                    result = await self._timed(session.list_tools(params=params))
+                    items = result.tools
+                elif kind == "resources":
+                    result = await self._timed(session.list_resources(params=params))
+                    items = result.resources
+                elif kind == "resource_templates":
+                    result = await self._timed(session.list_resource_templates(params=params))
+                    items = result.resource_templates
+                else:
+                    result = await self._timed(session.list_prompts(params=params))
+                    items = result.prompts
+            for item in items:
+                entry = build_entry(kind, item.model_dump(by_alias=True, mode="json", exclude_unset=True))
+                entries[entry_key(kind, entry)] = entry
+            cursor = result.next_cursor
+            if cursor is None or cursor in seen:
+                break
+            seen.add(cursor)
+        return entries
+
+    def _mark_dirty(self, *kinds: CatalogKind) -> None:
+        self._dirty.update(kinds)
+        self._dirty_event.set()
+
+    async def _refresher(self) -> None:
+        """Debounce and coalesce change notifications into few refreshes."""
+        while True:
+            await self._dirty_event.wait()
+            started = anyio.current_time()
+            while True:  # wait for a quiet moment, but not forever under a flood
+                self._dirty_event.clear()
+                with anyio.move_on_after(DEBOUNCE) as quiet:
+                    await self._dirty_event.wait()
+                if quiet.cancelled_caught or anyio.current_time() - started >= DEBOUNCE_MAX:
+                    break
+            self._dirty_event.clear()
+            kinds, self._dirty = self._dirty, set()
+            for kind in CATALOG_KINDS:
+                if kind in kinds:
+                    try:
+                        await self._refresh_kind(kind)
+                    except CallFailed as exc:
+                        self._log("warning", "client", f"refreshing {kind.replace('_', ' ')} failed: {exc}")
+
+    async def _listener(self) -> None:
+        """2026-07-28: change notifications come through `subscriptions/listen`, re-opened when
+        the set of subscribed resources changes or the stream drops."""
+        client = self._require_client()
+        caps = self.capabilities
+        backoff = 0.5
+        while True:
+            self._listen_restart.clear()
+            try:
+                async with client.listen(
+                    tools_list_changed=bool((caps.get("tools") or {}).get("listChanged")),
+                    prompts_list_changed=bool((caps.get("prompts") or {}).get("listChanged")),
+                    resources_list_changed=bool((caps.get("resources") or {}).get("listChanged")),
+                    resource_subscriptions=sorted(self._subscribed),
+                ) as sub:
+                    backoff = 0.5
+                    async with anyio.create_task_group() as tg:
+
+                        async def restart_on_change() -> None:
+                            await self._listen_restart.wait()
+                            tg.cancel_scope.cancel()
+
+                        tg.start_soon(restart_on_change)
+                        async for event in sub:
+                            self._on_server_event(event)
+                        tg.cancel_scope.cancel()
+                if not self._listen_restart.is_set():
+                    return  # the server closed the stream gracefully: nothing more will come
+            except ListenNotSupportedError:
+                return
+            except (SubscriptionLost, MCPError) as exc:
+                self._log("warning", "client", f"change subscription ended: {exc}; listening again")
+                with anyio.move_on_after(backoff):
+                    await self._listen_restart.wait()
+                backoff = min(backoff * 2, 30.0)
+                # Events may have been missed while the stream was down: refetch.
+                self._mark_dirty(*[k for k in CATALOG_KINDS if self._has(k)])
+
+    def _on_server_event(self, event: Any) -> None:
+        from mcp.client.subscriptions import (
+            PromptsListChanged,
+            ResourcesListChanged,
+            ToolsListChanged,
+        )
+        from mcp.client.subscriptions import ResourceUpdated as SdkResourceUpdated
+
+        if isinstance(event, ToolsListChanged):
+            self._mark_dirty("tools")
+        elif isinstance(event, PromptsListChanged):
+            self._mark_dirty("prompts")
+        elif isinstance(event, ResourcesListChanged):
+            self._mark_dirty("resources", "resource_templates")
+        elif isinstance(event, SdkResourceUpdated):
+            self._emit(ResourceUpdated(self.name, str(event.uri)))
+
+    # ------------------------------------------------------ SDK callbacks
+
+    async def _on_message(self, message: Any) -> None:
+        if isinstance(message, Exception):
+            self._log("warning", "client", f"transport problem: {message}")
+            return
+        root = getattr(message, "root", message)
+        if isinstance(root, types.ToolListChangedNotification):
+            self._mark_dirty("tools")
+        elif isinstance(root, types.PromptListChangedNotification):
+            self._mark_dirty("prompts")
+        elif isinstance(root, types.ResourceListChangedNotification):
+            self._mark_dirty("resources", "resource_templates")
+        elif isinstance(root, types.ResourceUpdatedNotification) and not self._modern:
+            # On 2026-07-28 the listen stream delivers the same event; the tee copy is skipped.
+            self._emit(ResourceUpdated(self.name, str(root.params.uri)))
+
+    async def _on_log_message(self, params: types.LoggingMessageNotificationParams) -> None:
+        data = params.data
+        text = data if isinstance(data, str) else json.dumps(data, default=str)
+        if params.logger:
+            text = f"[{params.logger}] {text}"
+        self._log(str(params.level), "server", text)
+
+    async def _on_elicit(
+        self, context: ClientRequestContext, params: types.ElicitRequestParams
+    ) -> types.ElicitResult | types.ErrorData:
+        if isinstance(params, types.ElicitRequestURLParams):
+            request = ElicitationRequest(
+                message=params.message, mode="url", url=params.url, elicitation_id=params.elicitation_id
+            )
+        else:
+            schema = dict(params.requested_schema)
+            request = ElicitationRequest(
+                message=params.message, mode="form", requested_schema=schema, defaults=schema_defaults(schema)
+            )
+        try:
+            response = await self.handlers.elicit(self.name, request)
+        except Exception as exc:
+            logger.exception("elicitation handler failed")
+            return types.ErrorData(code=types.INTERNAL_ERROR, message=f"the client could not ask: {exc}")
+        content = response.content if response.action == "accept" and request.mode == "form" else None
+        return types.ElicitResult(action=response.action, content=content)
+
+    async def _on_sampling(
+        self, context: ClientRequestContext, params: types.CreateMessageRequestParams
+    ) -> types.CreateMessageResult | types.CreateMessageResultWithTools | types.ErrorData:
+        request = SamplingRequest(
+            messages=[_dump(m) for m in params.messages],
+            system_prompt=params.system_prompt,
+            max_tokens=params.max_tokens,
+            raw=_dump(params),
+        )
+        try:
+            response = await self.handlers.sample(self.name, request)
+        except Exception as exc:
+            logger.exception("sampling handler failed")
+            return types.ErrorData(code=types.INTERNAL_ERROR, message=f"the client could not sample: {exc}")
+        if response.action != "accept" or response.content is None:
+            return types.ErrorData(
+                code=-1, message=response.message or "the user declined the sampling request"
+            )
+        return types.CreateMessageResult.model_validate(
+            {
+                "role": response.role,
+                "content": response.content,
+                "model": response.model,
+                "stopReason": response.stop_reason,
+            }
+        )
+
+    async def _on_list_roots(self, context: ClientRequestContext) -> types.ListRootsResult | types.ErrorData:
+        roots = [
+            types.Root.model_validate({"uri": _file_uri(r), "name": Path(os.path.expanduser(r)).name or r})
+            for r in self._roots
+        ]
+        return types.ListRootsResult(roots=roots)
+
+    async def set_roots(self, roots: tuple[str, ...]) -> None:
+        """New roots from the settings; the server is told with roots/list_changed (legacy era)."""
+        if tuple(roots) == self._roots:
+            return
+        self._roots = tuple(roots)
+        self.target = _replace_roots(self.target, self._roots)
+        client = self._client
+        if client is not None and self.state == ConnectionState.READY and not self._modern:
+            with self._failures("notifications/roots/list_changed"):
+                await client.session.send_notification(types.RootsListChangedNotification())
+
+    # --------------------------------------------------------------- requests
+
+    @property
+    def _modern(self) -> bool:
+        return self.protocol_version in MODERN_PROTOCOL_VERSIONS
+
+    def _require_client(self) -> Client:
+        client = self._client
+        if client is None or self.state not in (ConnectionState.READY, ConnectionState.CONNECTING):
+            raise NotConnected(self.name, self.reason)
+        return client
+
+    async def _timed(self, awaitable: Any, timeout: float | None = None) -> Any:
+        """Await a request with the target's timeout (the server is told if it runs out)."""
+        limit = timeout if timeout is not None else self.target.timeout
+        with anyio.move_on_after(limit) as scope:
+            return await awaitable
+        if scope.cancelled_caught:
+            raise CallTimedOut(f"no answer within {limit:g} s", REQUEST_TIMEOUT)
+        raise AssertionError("unreachable")
+
+    class _FailureMapper:
+        def __init__(self, conn: ServerConnection, what: str) -> None:
+            self.conn = conn
+            self.what = what
+
+        def __enter__(self) -> None:
+            return None
+
+        def __exit__(self, exc_type: Any, exc: BaseException | None, tb: Any) -> Literal[False]:
+            if exc is None or isinstance(exc, CallFailed) or not isinstance(exc, Exception):
+                return False
+            if isinstance(exc, MCPError):
+                if exc.error.code == CONNECTION_CLOSED:
+                    self.conn._lost_reason = self.conn._lost_reason or "the server closed the connection"
+                    self.conn._lost.set()
+                raise CallFailed(exc.error.message, exc.error.code, exc.error.data) from exc
+            if reasons.is_network_error(exc):
+                self.conn._lost_reason = reasons.explain(
+                    exc, self.conn.target, None, self.conn._http_observer
+                )
+                self.conn._lost.set()
+            raise CallFailed(f"{self.what} failed: {reasons.short(exc)}") from exc
+
+    def _failures(self, what: str) -> ServerConnection._FailureMapper:
+        return ServerConnection._FailureMapper(self, what)
+
+    async def call_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        *,
+        timeout: float | None = None,
+        call_id: str | None = None,
+    ) -> ToolCallResult:
+        """Call a tool. `isError` results are returned; protocol failures raise `CallFailed`
+        (`CallTimedOut` when nothing, not even progress, came within `timeout`; `ToolGone` when
+        the server no longer knows the tool even after re-listing). Cancelling the awaiting task
+        cancels the call on the server."""
+        self._require_client()
+        call_id = call_id or uuid.uuid4().hex[:12]
+        known_before = self.catalog.tools.get(name)
+        try:
+            result = await self._call_once(name, arguments, timeout, call_id)
+        except CallFailed as exc:
+            if exc.code in (INVALID_PARAMS, METHOD_NOT_FOUND) and _UNKNOWN_TOOL.search(exc.message or ""):
+                await self._rediscover(name, known_before)
+            raise
+        if result.is_error and _UNKNOWN_TOOL.search(result.text()):
+            await self._rediscover(name, known_before)
+        return result
+
+    async def _rediscover(self, name: str, before: ToolInfo | None) -> None:
+        """One re-listing after the server did not know a tool; raises ToolGone if it is gone."""
+        await self._refresh_kind("tools")
+        if name in self.catalog.tools:
+            return  # it is there: the failure was something else, let the caller see it
+        raise ToolGone(self.name, name, _successor(before, self.catalog.tools))
+
+    async def _call_once(
+        self, name: str, arguments: dict[str, Any] | None, timeout: float | None, call_id: str
+    ) -> ToolCallResult:
+        client = self._require_client()
+        session = client.session
+        limit = timeout if timeout is not None else self.target.timeout
+        started = time.perf_counter()
+        scope = anyio.CancelScope(deadline=anyio.current_time() + limit)
+
+        async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            scope.deadline = anyio.current_time() + limit  # progress means it is alive: restart the clock
+            self._emit(Progress(self.name, call_id, progress, total, message))
+
+        async def send(
+            responses: types.InputResponses | None, state: str | None
+        ) -> types.CallToolResult | types.InputRequiredResult:
+            request = types.CallToolRequest(
+                params=types.CallToolRequestParams(
+                    name=name, arguments=arguments, input_responses=responses, request_state=state
+                )
+            )
+            try:
+                return await session.send_request(request, _CALL_RESULT, progress_callback=on_progress)
+            except MCPError as exc:
+                if exc.error.code != HEADER_MISMATCH or not self._modern:
+                    raise
+                # 2026-07-28: the server thinks our listing is stale; list again and resend once.
+                await self._refresh_kind("tools")
+                return await session.send_request(request, _CALL_RESULT, progress_callback=on_progress)
+
+        with scope, self._failures(f"calling {name}"):
+            first = await send(None, None)
+            final = await self._drive_input_required(first, send)
+        if scope.cancelled_caught:
+            raise CallTimedOut(
+                f"{name} did not answer within {limit:g} s (the server was asked to stop)", REQUEST_TIMEOUT
+            )
+        elapsed = time.perf_counter() - started
+        return self._to_result(name, final, elapsed)
+
+    async def _drive_input_required(self, first: Any, retry: Any) -> Any:
+        """2026-07-28 servers ask for input inside results; answer through the same callbacks."""
+        if not isinstance(first, types.InputRequiredResult):
+            return first
+        from mcp.client._input_required import run_input_required_driver
+
+        session = self._require_client().session
+
+        async def dispatch(key: str, req: types.InputRequest) -> types.InputResponse | types.ErrorData:
+            ctx = ClientRequestContext(
+                session=session, request_id=key, meta=req.params.meta if req.params else None
+            )
+            return await session.dispatch_input_request(ctx, req)
+
+        return await run_input_required_driver(first, dispatch=dispatch, retry=retry)
+
+    def _to_result(self, name: str, result: types.CallToolResult, elapsed: float) -> ToolCallResult:
+        raw = _dump(result)
+        structured = result.structured_content
+        valid: bool | None = None
+        error: str | None = None
+        tool = self.catalog.tools.get(name)
+        if tool is not None and tool.output_schema is not None and not result.is_error:
+            if structured is None:
+                valid, error = False, "the tool declares an output schema but sent no structuredContent"
+            else:
+                cached = self._validators.get(name)
+                if cached is None or cached[0] is not tool:
+                    try:
+                        cached = (tool, compile_validator(tool.output_schema))
+                    except Exception as exc:
+                        cached = (tool, exc)
+                    self._validators[name] = cached
+                validator = cached[1]
+                if isinstance(validator, Exception):
+                    error = f"the output schema cannot be used: {validator}"
+                else:
+                    error = check_structured(validator, structured)
+                valid = error is None
+        return ToolCallResult(
+            content=list(raw.get("content") or []),
+            is_error=bool(result.is_error),
+            structured_content=structured,
+            structured_valid=valid,
+            structured_error=error,
+            elapsed=elapsed,
+            raw=raw,
+        )
+
+    async def read_resource(self, uri: str) -> dict[str, Any]:
+        """resources/read; returns the result dict (`contents`: text or blob entries)."""
+        session = self._require_client().session
+
+        async def send(responses: Any, state: str | None) -> Any:
+            request = types.ReadResourceRequest(
+                params=types.ReadResourceRequestParams(
+                    uri=uri, input_responses=responses, request_state=state
+                )
+            )
+            return await session.send_request(request, _READ_RESULT)
+
+        with self._failures(f"reading {uri}"):
+            result = await self._timed(self._drive_input_required(await self._timed(send(None, None)), send))
+        return _dump(result)
+
+    async def subscribe_resource(self, uri: str) -> None:
+        """Get `ResourceUpdated` events for `uri` (resources/subscribe, or listen on 2026-07-28)."""
+        client = self._require_client()
+        self._subscribed.add(uri)
+        if self._modern:
+            self._listen_restart.set()
+            return
+        with self._failures(f"subscribing to {uri}"):
+            await self._timed(
+                client.session.send_request(
+                    types.SubscribeRequest(params=types.SubscribeRequestParams(uri=uri)), types.EmptyResult
+                )
+            )
+
+    async def unsubscribe_resource(self, uri: str) -> None:
+        client = self._require_client()
+        self._subscribed.discard(uri)
+        if self._modern:
+            self._listen_restart.set()
+            return
+        with self._failures(f"unsubscribing from {uri}"):
+            await self._timed(
+                client.session.send_request(
+                    types.UnsubscribeRequest(params=types.UnsubscribeRequestParams(uri=uri)),
+                    types.EmptyResult,
+                )
+            )
+
+    async def get_prompt(self, name: str, arguments: dict[str, str] | None = None) -> dict[str, Any]:
+        """prompts/get; returns the result dict (`description`, `messages`)."""
+        session = self._require_client().session
+
+        async def send(responses: Any, state: str | None) -> Any:
+            request = types.GetPromptRequest(
+                params=types.GetPromptRequestParams(
+                    name=name, arguments=arguments, input_responses=responses, request_state=state
+                )
+            )
+            return await session.send_request(request, _PROMPT_RESULT)
+
+        with self._failures(f"getting prompt {name}"):
+            result = await self._timed(self._drive_input_required(await self._timed(send(None, None)), send))
+        return _dump(result)
+
+    async def complete(
+        self,
+        ref: dict[str, Any],
+        argument_name: str,
+        value: str,
+        context_arguments: dict[str, str] | None = None,
+    ) -> list[str]:
+        """completion/complete for a prompt (`{"type": "ref/prompt", "name": ...}`) or a resource
+        template (`{"type": "ref/resource", "uri": ...}`) argument; returns the suggested values."""
+        session = self._require_client().session
+        typed_ref: types.PromptReference | types.ResourceTemplateReference
+        if ref.get("type") == "ref/prompt":
+            typed_ref = types.PromptReference.model_validate(ref)
+        else:
+            typed_ref = types.ResourceTemplateReference.model_validate(ref)
+        with self._failures("completion"):
+            result = await self._timed(
+                session.complete(typed_ref, {"name": argument_name, "value": value}, context_arguments)
+            )
+        return list(result.completion.values)
+
+    async def ping(self) -> float:
+        """Round trip time in seconds (ping; on 2026-07-28, where ping is gone, server/discover)."""
+        session = self._require_client().session
+        started = time.perf_counter()
+        with self._failures("ping"):
+            if self._modern:
+                await self._timed(session.send_discover(self.protocol_version or ""))
+            else:
+                await self._timed(session.send_request(types.PingRequest(), types.EmptyResult))
+        return time.perf_counter() - started
+
+    async def set_log_level(self, level: str) -> None:
+        """logging/setLevel (2025 era; 2026-07-28 servers get the level on every request)."""
+        session = self._require_client().session
+        if self._modern:
+            raise CallFailed("logging/setLevel does not exist in protocol 2026-07-28", METHOD_NOT_FOUND)
+        with self._failures("logging/setLevel"):
+            await self._timed(
+                session.send_request(
+                    types.SetLevelRequest(params=types.SetLevelRequestParams(level=cast(Any, level))),
+                    types.EmptyResult,
+                )
+            )
+
+
+def _replace_roots(target: Target, roots: tuple[str, ...]) -> Target:
+    import dataclasses
+
+    return dataclasses.replace(target, roots=roots)
+
+
+def _successor(before: ToolInfo | None, tools: dict[str, ToolInfo]) -> str | None:
+    """The tool that looks like a renamed `before`: same description and schemas, else same
+    input schema; only an unambiguous match counts."""
+    if before is None:
+        return None
+    same = [t.name for t in tools.values() if t.signature() == before.signature()]
+    if len(same) == 1:
+        return same[0]
+    schema = json.dumps(before.input_schema, sort_keys=True)
+    similar = [t.name for t in tools.values() if json.dumps(t.input_schema, sort_keys=True) == schema]
+    return similar[0] if len(similar) == 1 else None

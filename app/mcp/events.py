@@ -1,0 +1,99 @@
+"""Events a connection publishes. Plain dataclasses; a sink is any `Callable[[Event], None]`.
+
+Sinks are called synchronously on the event loop, so they must be quick (the GUI bridge turns
+each event into a Qt signal; the CLI prints). A sink that raises is logged and skipped.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+logger = logging.getLogger(__name__)
+
+
+class ConnectionState(enum.Enum):
+    IDLE = "idle"
+    CONNECTING = "connecting"
+    READY = "ready"
+    FAILED = "failed"
+    CLOSED = "closed"
+
+
+CatalogKind = Literal["tools", "resources", "resource_templates", "prompts"]
+CATALOG_KINDS: tuple[CatalogKind, ...] = ("tools", "resources", "resource_templates", "prompts")
+
+
+@dataclass(frozen=True)
+class CatalogDiff:
+    """Names added, removed, and changed (schema or description) by one refresh."""
+
+    added: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.removed or self.changed)
+
+
+@dataclass(frozen=True)
+class StateChanged:
+    server: str
+    state: ConnectionState
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class CatalogChanged:
+    server: str
+    kind: CatalogKind
+    diff: CatalogDiff
+
+
+@dataclass(frozen=True)
+class LogLine:
+    server: str
+    time: float
+    level: str
+    """"debug" … "emergency" for server messages; "info" for stderr lines, "warning" for stdout noise."""
+    source: Literal["stderr", "server", "client"]
+    text: str
+
+
+@dataclass(frozen=True)
+class Progress:
+    server: str
+    call_id: str
+    progress: float
+    total: float | None
+    message: str | None
+
+
+@dataclass(frozen=True)
+class Traffic:
+    server: str
+    time: float
+    direction: Literal["out", "in"]
+    message: dict[str, Any] = field(hash=False)
+
+
+@dataclass(frozen=True)
+class ResourceUpdated:
+    server: str
+    uri: str
+
+
+Event = StateChanged | CatalogChanged | LogLine | Progress | Traffic | ResourceUpdated
+Sink = Callable[[Event], None]
+
+
+def deliver(sinks: list[Sink], event: Event) -> None:
+    """Call every sink; one that raises must not stop the others or the connection."""
+    for sink in list(sinks):
+        try:
+            sink(event)
+        except Exception:
+            logger.exception("event sink %r raised on %s", sink, type(event).__name__)

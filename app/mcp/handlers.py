@@ -1,0 +1,84 @@
+"""Server→client requests: the interface the GUI implements, and headless handlers for the CLI.
+
+Requests and responses are plain dataclasses (no SDK types), so the UI never touches the SDK.
+Form elicitations arrive with `defaults` already filled from the schema's `default` values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+ElicitAction = Literal["accept", "decline", "cancel"]
+
+
+@dataclass(frozen=True)
+class ElicitationRequest:
+    message: str
+    mode: Literal["form", "url"]
+    requested_schema: dict[str, Any] | None = None
+    """Form mode: a flat object schema of primitive fields."""
+    defaults: dict[str, Any] = field(default_factory=dict)
+    """Form mode: each field's schema `default`, ready to prefill the form."""
+    url: str | None = None
+    elicitation_id: str | None = None
+
+
+@dataclass(frozen=True)
+class ElicitationResponse:
+    action: ElicitAction
+    content: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class SamplingRequest:
+    messages: list[dict[str, Any]]
+    system_prompt: str | None
+    max_tokens: int
+    raw: dict[str, Any] = field(repr=False, default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SamplingResponse:
+    """`action="accept"` answers with `content` (a content block dict, e.g. {"type": "text", ...})."""
+
+    action: Literal["accept", "decline"]
+    content: dict[str, Any] | None = None
+    model: str = "mcp-desk"
+    role: Literal["assistant", "user"] = "assistant"
+    stop_reason: str | None = "endTurn"
+    message: str | None = None
+    """Why it was declined (sent back to the server as the error message)."""
+
+
+class ClientHandlers(Protocol):
+    async def elicit(self, server: str, request: ElicitationRequest) -> ElicitationResponse: ...
+
+    async def sample(self, server: str, request: SamplingRequest) -> SamplingResponse: ...
+
+
+def schema_defaults(schema: dict[str, Any] | None) -> dict[str, Any]:
+    """The `default` of each property of an elicitation schema (flat, primitive fields)."""
+    props = (schema or {}).get("properties")
+    if not isinstance(props, dict):
+        return {}
+    out: dict[str, Any] = {}
+    for name, sub in props.items():
+        if isinstance(sub, dict) and "default" in sub:
+            out[name] = sub["default"]
+    return out
+
+
+class HeadlessHandlers:
+    """For the CLI: accept elicitations with their defaults only when told to; never sample."""
+
+    def __init__(self, accept_defaults: bool = False) -> None:
+        self.accept_defaults = accept_defaults
+
+    async def elicit(self, server: str, request: ElicitationRequest) -> ElicitationResponse:
+        if self.accept_defaults and request.mode == "form":
+            return ElicitationResponse("accept", dict(request.defaults))
+        return ElicitationResponse("decline")
+
+    async def sample(self, server: str, request: SamplingRequest) -> SamplingResponse:
+        return SamplingResponse("decline", message="sampling is not available without a person")

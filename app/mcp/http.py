@@ -1,0 +1,74 @@
+"""HTTP plumbing: one shared connection pool, a light client per connection (its own headers),
+and the last HTTP error a server answered, so a failure can say "HTTP 401" instead of
+"Server returned an error response".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import httpx2
+
+CONNECT_TIMEOUT = 30.0
+READ_TIMEOUT = 300.0  # a server may hold a response stream open a long time
+
+
+def new_shared_client() -> httpx2.AsyncClient:
+    """The one client whose connection pool every HTTP connection of a manager uses."""
+    return httpx2.AsyncClient(timeout=httpx2.Timeout(CONNECT_TIMEOUT, read=READ_TIMEOUT))
+
+
+class _BorrowedPool(httpx2.AsyncBaseTransport):
+    """Sends through the shared client's pool; closing a connection must not close the pool."""
+
+    def __init__(self, shared: httpx2.AsyncClient) -> None:
+        self._shared = shared
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        pool: httpx2.AsyncBaseTransport = self._shared._transport  # the shared client's own pool
+        return await pool.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        pass  # the pool belongs to the shared client
+
+
+@dataclass
+class HttpStatus:
+    code: int
+    reason: str
+    url: str
+    www_authenticate: str | None
+    content_type: str | None
+
+
+class HttpObserver:
+    """Remembers the last HTTP error answer (status >= 400) of one connection."""
+
+    def __init__(self) -> None:
+        self.last_error: HttpStatus | None = None
+
+    async def on_response(self, response: httpx2.Response) -> None:
+        if response.status_code >= 400:
+            self.last_error = HttpStatus(
+                code=response.status_code,
+                reason=response.reason_phrase,
+                url=str(response.request.url),
+                www_authenticate=response.headers.get("www-authenticate"),
+                content_type=response.headers.get("content-type"),
+            )
+
+
+def connection_client(
+    shared: httpx2.AsyncClient | None, headers: Mapping[str, str], observer: HttpObserver, **_: Any
+) -> httpx2.AsyncClient:
+    """A client with this server's headers; its requests go through `shared`'s pool if given."""
+    kwargs: dict[str, Any] = {
+        "headers": dict(headers),
+        "timeout": httpx2.Timeout(CONNECT_TIMEOUT, read=READ_TIMEOUT),
+        "event_hooks": {"response": [observer.on_response]},
+    }
+    if shared is not None:
+        kwargs["transport"] = _BorrowedPool(shared)
+    return httpx2.AsyncClient(**kwargs)

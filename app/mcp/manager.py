@@ -1,0 +1,217 @@
+"""`ConnectionManager`: all configured servers, connected in the background at once.
+
+Each server has its own owner task, so one that hangs or fails never delays the others. A
+connection that was ready and then drops is reconnected with backoff; one that never got ready
+(wrong command, HTTP 401, ...) is left failed: retrying cannot fix a configuration.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from app.mcp.catalog import ToolInfo
+from app.mcp.connection import ServerConnection
+from app.mcp.events import ConnectionState, Event, Sink, StateChanged, deliver
+from app.mcp.handlers import ClientHandlers
+from app.mcp.target import Target
+
+logger = logging.getLogger(__name__)
+
+BACKOFF_FIRST = 1.0
+BACKOFF_MAX = 60.0
+
+
+class ConnectionManager:
+    def __init__(
+        self,
+        *,
+        handlers: ClientHandlers | None = None,
+        sink: Sink | None = None,
+        traffic: bool = True,
+    ) -> None:
+        self.handlers = handlers
+        self.traffic = traffic
+        self._sinks: list[Sink] = [sink] if sink is not None else []
+        self._connections: dict[str, ServerConnection] = {}
+        self._wanted: set[str] = set()
+        """Servers the user wants connected (reconnects only happen for these)."""
+        self._reconnects: dict[str, asyncio.Task[None]] = {}
+        self._backoff: dict[str, float] = {}
+        self._http: Any = None
+        self._closed = False
+
+    # ---------------------------------------------------------------- events
+
+    def add_sink(self, sink: Sink) -> Callable[[], None]:
+        self._sinks.append(sink)
+
+        def remove() -> None:
+            if sink in self._sinks:
+                self._sinks.remove(sink)
+
+        return remove
+
+    def _on_event(self, event: Event) -> None:
+        if isinstance(event, StateChanged):
+            self._watch_state(event)
+        deliver(self._sinks, event)
+
+    # ----------------------------------------------------------------- targets
+
+    def _shared_http(self) -> Any:
+        """One httpx2 client (one connection pool) for every HTTP/SSE server, made on first use."""
+        if self._http is None:
+            from app.mcp.http import new_shared_client
+
+            self._http = new_shared_client()
+        return self._http
+
+    def set_target(self, target: Target) -> ServerConnection:
+        """Add a server or change its definition. A live connection whose target changed in more
+        than its roots is reconnected; a roots-only change is sent to the server as is."""
+        old = self._connections.get(target.name)
+        if old is not None:
+            if old.target == target:
+                return old
+            if old.target.same_connection(target):
+                if old.state == ConnectionState.READY:
+                    asyncio.get_running_loop().create_task(old.set_roots(target.roots))
+                else:
+                    old.target = target
+                return old
+            conn = self._new_connection(target)
+            self._connections[target.name] = conn
+            was_wanted = target.name in self._wanted
+            asyncio.get_running_loop().create_task(self._replace(old, conn if was_wanted else None))
+            return conn
+        conn = self._new_connection(target)
+        self._connections[target.name] = conn
+        return conn
+
+    async def _replace(self, old: ServerConnection, new: ServerConnection | None) -> None:
+        await old.stop()
+        if new is not None and not self._closed:
+            new.start()
+
+    def _new_connection(self, target: Target) -> ServerConnection:
+        http = self._shared_http() if target.transport != "stdio" else None
+        return ServerConnection(
+            target, handlers=self.handlers, sink=self._on_event, http_client=http, traffic=self.traffic
+        )
+
+    def remove(self, name: str) -> None:
+        """Forget a server (its connection is closed in the background)."""
+        self._wanted.discard(name)
+        self._cancel_reconnect(name)
+        conn = self._connections.pop(name, None)
+        if conn is not None:
+            asyncio.get_running_loop().create_task(conn.stop())
+
+    def get(self, name: str) -> ServerConnection | None:
+        return self._connections.get(name)
+
+    def names(self) -> list[str]:
+        return list(self._connections)
+
+    # -------------------------------------------------------------- lifecycle
+
+    def connect(self, name: str) -> None:
+        """Start connecting one server in the background (returns at once)."""
+        conn = self._connections[name]
+        self._wanted.add(name)
+        self._cancel_reconnect(name)
+        conn.start()
+
+    def connect_all(self) -> None:
+        """Start every known server at once; each connects in its own task."""
+        for name in list(self._connections):
+            self.connect(name)
+
+    async def disconnect(self, name: str) -> None:
+        self._wanted.discard(name)
+        self._cancel_reconnect(name)
+        conn = self._connections.get(name)
+        if conn is not None:
+            await conn.stop()
+
+    async def reconnect(self, name: str) -> None:
+        self._cancel_reconnect(name)
+        conn = self._connections[name]
+        await conn.stop()
+        self._wanted.add(name)
+        self._backoff.pop(name, None)
+        conn.start()
+
+    async def wait_settled(self, timeout: float) -> dict[str, ConnectionState]:
+        """Wait (at most `timeout` in total) until every started connection is ready or failed."""
+        conns = list(self._connections.values())
+        states = await asyncio.gather(*(c.wait_settled(timeout) for c in conns))
+        return {c.name: s for c, s in zip(conns, states, strict=True)}
+
+    async def shutdown(self) -> None:
+        """Close everything; no server process is left when this returns."""
+        self._closed = True
+        self._wanted.clear()
+        for name in list(self._reconnects):
+            self._cancel_reconnect(name)
+        await asyncio.gather(*(c.stop() for c in self._connections.values()), return_exceptions=True)
+        if self._http is not None:
+            await self._http.aclose()
+            self._http = None
+
+    # ----------------------------------------------------------- reconnection
+
+    def _watch_state(self, event: StateChanged) -> None:
+        conn = self._connections.get(event.server)
+        if conn is None or self._closed:
+            return
+        if event.state == ConnectionState.READY:
+            self._backoff.pop(event.server, None)
+        elif (
+            event.state == ConnectionState.FAILED
+            and conn.was_ready
+            and event.server in self._wanted
+            and event.server not in self._reconnects
+        ):
+            delay = self._backoff.get(event.server, BACKOFF_FIRST)
+            self._backoff[event.server] = min(delay * 2, BACKOFF_MAX)
+            logger.info("%s dropped; reconnecting in %.1f s", event.server, delay)
+            task = asyncio.get_running_loop().create_task(self._reconnect_later(conn, delay))
+            self._reconnects[event.server] = task
+
+    async def _reconnect_later(self, conn: ServerConnection, delay: float) -> None:
+        try:
+            await asyncio.sleep(delay)
+        finally:
+            self._reconnects.pop(conn.name, None)
+        if not self._closed and conn.name in self._wanted and self._connections.get(conn.name) is conn:
+            conn.start()
+
+    def _cancel_reconnect(self, name: str) -> None:
+        task = self._reconnects.pop(name, None)
+        if task is not None:
+            task.cancel()
+
+    # ------------------------------------------------------------------ tools
+
+    def find_tool(self, qualified: str) -> tuple[ServerConnection, ToolInfo] | None:
+        """Look up "server/tool". Server names may not contain "/", tool names may."""
+        server, sep, tool = qualified.partition("/")
+        if not sep:
+            return None
+        conn = self._connections.get(server)
+        if conn is None:
+            return None
+        info = conn.catalog.tools.get(tool)
+        return (conn, info) if info is not None else None
+
+    def all_tools(self) -> list[tuple[str, ToolInfo]]:
+        """Every tool of every connection, as ("server/tool", info), in server order."""
+        return [
+            (f"{name}/{tool.name}", tool)
+            for name, conn in self._connections.items()
+            for tool in conn.catalog.tools.values()
+        ]

@@ -1,0 +1,109 @@
+"""Results and failures of requests, as plain objects.
+
+A tool error (`isError: true`) is the tool's answer: a `ToolCallResult` with `is_error=True`.
+A JSON-RPC error, a timeout or a lost connection is a failed call: `CallFailed`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
+
+# JSON-RPC / MCP error codes we tell apart (the SDK's values, repeated so importing this module
+# does not import the SDK).
+REQUEST_TIMEOUT = -32001
+CONNECTION_CLOSED = -32000
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+CANCELLED = -32800  # ours: the caller cancelled (never on the wire)
+NOT_CONNECTED = -32099  # ours: no ready connection
+
+
+class CallFailed(Exception):
+    """A request failed at the protocol level (JSON-RPC error, timeout, connection lost)."""
+
+    def __init__(self, message: str, code: int | None = None, data: Any = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.data = data
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class CallTimedOut(CallFailed):
+    """No answer (and no progress) within the call's timeout; the server was told to stop."""
+
+
+class ToolGone(CallFailed):
+    """The server no longer knows the tool, even after one re-discovery.
+
+    `renamed_to` names the tool that looks like its successor (same input schema and description,
+    or the only tool added in the same refresh), or None when the tool is simply gone.
+    """
+
+    def __init__(self, server: str, tool: str, renamed_to: str | None) -> None:
+        if renamed_to:
+            msg = f"{server}/{tool} no longer exists; it seems to be called {renamed_to!r} now"
+        else:
+            msg = f"{server}/{tool} no longer exists on the server"
+        super().__init__(msg, code=INVALID_PARAMS)
+        self.server = server
+        self.tool = tool
+        self.renamed_to = renamed_to
+
+
+class NotConnected(CallFailed):
+    def __init__(self, server: str, reason: str | None = None) -> None:
+        msg = f"{server} is not connected" + (f" ({reason})" if reason else "")
+        super().__init__(msg, code=NOT_CONNECTED)
+
+
+@dataclass
+class ToolCallResult:
+    content: list[dict[str, Any]]
+    """Content blocks as wire dicts: text, image, audio, resource_link, resource (embedded)."""
+    is_error: bool
+    structured_content: Any
+    structured_valid: bool | None
+    """None when the tool declares no outputSchema (or answered isError)."""
+    structured_error: str | None
+    elapsed: float
+    raw: dict[str, Any] = field(repr=False)
+
+    def text(self) -> str:
+        """All text blocks joined: what a person reads first."""
+        return "\n".join(str(b.get("text", "")) for b in self.content if b.get("type") == "text")
+
+
+def compile_validator(schema: dict[str, Any]) -> Validator:
+    """A validator for an output schema. Built lazily (first result of that tool), never upfront:
+    compiling a whole catalog costs seconds on large servers."""
+    from jsonschema.validators import validator_for
+    from referencing import Registry
+
+    cls = validator_for(schema)
+    # An empty registry: `$ref`s resolve inside the schema only, never over the network.
+    validator: Validator = cls(schema, registry=Registry())
+    return validator
+
+
+def check_structured(validator: Validator, value: Any) -> str | None:
+    """The most relevant validation error as text, or None when `value` is valid."""
+    from jsonschema import exceptions as jse
+    from referencing.exceptions import Unresolvable
+
+    try:
+        error = jse.best_match(validator.iter_errors(value))
+    except Unresolvable as exc:
+        return f"the output schema has a $ref that does not resolve: {exc}"
+    except Exception as exc:  # a broken schema is the server's fault, not ours
+        return f"the output schema cannot be used: {exc}"
+    if error is None:
+        return None
+    where = "/".join(str(p) for p in error.absolute_path)
+    return f"{where}: {error.message}" if where else error.message

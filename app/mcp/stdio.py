@@ -1,0 +1,248 @@
+"""Our stdio transport: the SDK's `Transport` shape, plus what a person needs when it goes wrong.
+
+Why not the SDK's `stdio_client`: it hides the process, so we could not say "exited with code 1",
+show the stderr lines as they come, tell a `print()` on stdout apart from a protocol message, or
+check that no process of the server's group is left. The shutdown order is the spec's: close
+stdin, give the server a moment, then SIGTERM the whole process group, then SIGKILL.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import signal
+import subprocess
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass, field
+
+import anyio
+import anyio.abc
+import mcp_types as types
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+from mcp.shared.message import SessionMessage
+
+logger = logging.getLogger(__name__)
+
+STDIN_CLOSE_GRACE = 2.0  # the spec's "wait for the server to exit" after stdin closes
+TERM_GRACE = 2.0  # after SIGTERM to the group, before SIGKILL
+STDERR_FLUSH = 0.5  # how long to wait for the last stderr lines after the process died
+_POLL = 0.01
+_READ_CHUNK = 1 << 16
+
+
+class CommandNotFound(Exception):
+    def __init__(self, command: str) -> None:
+        super().__init__(f"command not found: {command}")
+        self.command = command
+
+
+class WorkingDirectoryMissing(Exception):
+    def __init__(self, cwd: str) -> None:
+        super().__init__(f"working directory does not exist: {cwd}")
+        self.cwd = cwd
+
+
+@dataclass
+class ProcessInfo:
+    """What we know about the child, kept after the transport has closed."""
+
+    pid: int | None = None
+    returncode: int | None = None
+    stderr_tail: deque[str] = field(default_factory=lambda: deque(maxlen=50))
+    stdout_noise: deque[str] = field(default_factory=lambda: deque(maxlen=20))
+    stdout_eof: bool = False
+    group_left: bool = False
+    """True if a process of the server's group survived SIGKILL (should never happen)."""
+
+
+def resolve_command(command: str, env: Mapping[str, str]) -> str:
+    """The executable to run, looked up on the child's PATH; raises CommandNotFound."""
+    if os.sep in command:
+        if os.path.isfile(command) and os.access(command, os.X_OK):
+            return command
+        raise CommandNotFound(command)
+    found = shutil.which(command, path=env.get("PATH", os.defpath))
+    if found is None:
+        raise CommandNotFound(command)
+    return found
+
+
+def group_alive(pgid: int) -> bool:
+    """True while any process of the group exists (zombies included until reaped)."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _signal_group(pgid: int, sig: signal.Signals) -> None:
+    with suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, sig)
+
+
+async def _wait_exit(process: anyio.abc.Process, timeout: float) -> bool:
+    # Polling returncode, not process.wait(): on asyncio that also waits for pipe EOF, and a
+    # grandchild holding the pipes would make an exited server look hung.
+    with anyio.move_on_after(timeout):
+        while process.returncode is None:
+            await anyio.sleep(_POLL)
+    return process.returncode is not None
+
+
+async def _wait_group_gone(pgid: int, timeout: float) -> bool:
+    with anyio.move_on_after(timeout):
+        while group_alive(pgid):
+            await anyio.sleep(_POLL)
+    return not group_alive(pgid)
+
+
+@asynccontextmanager
+async def stdio_transport(
+    command: str,
+    args: tuple[str, ...] | list[str],
+    env: Mapping[str, str],
+    cwd: str | None,
+    *,
+    info: ProcessInfo,
+    on_stderr: Callable[[str], None],
+    on_noise: Callable[[str], None],
+) -> AsyncIterator[
+    tuple[MemoryObjectReceiveStream[SessionMessage | Exception], MemoryObjectSendStream[SessionMessage]]
+]:
+    """Start the server in its own process group and yield the SDK's (read, write) stream pair."""
+    if cwd and not os.path.isdir(cwd):
+        raise WorkingDirectoryMissing(cwd)
+    executable = resolve_command(command, env)
+    process = await anyio.open_process(
+        [executable, *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=dict(env),
+        cwd=cwd,
+        start_new_session=True,  # own group: one killpg reaches npx's node and any grandchildren
+    )
+    info.pid = process.pid
+    pgid = process.pid
+    read_send, read_recv = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    write_send, write_recv = anyio.create_memory_object_stream[SessionMessage](0)
+    stderr_done = anyio.Event()
+
+    async def stdout_reader() -> None:
+        assert process.stdout is not None
+        buf = bytearray()
+        try:
+            async with read_send:
+                while True:
+                    try:
+                        chunk = await process.stdout.receive(_READ_CHUNK)
+                    except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+                        break
+                    start = len(buf)
+                    buf += chunk
+                    # Only scan the new bytes for newlines: a 50 MB line arrives in 800 chunks.
+                    pos = buf.find(b"\n", start)
+                    if pos < 0:
+                        continue
+                    lines = buf[: buf.rfind(b"\n")].split(b"\n")
+                    del buf[: buf.rfind(b"\n") + 1]
+                    for line in lines:
+                        item = _parse(bytes(line), info, on_noise)
+                        if item is not None:
+                            await read_send.send(item)
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+            pass  # the session went away first
+        finally:
+            info.stdout_eof = True
+
+    async def stderr_reader() -> None:
+        assert process.stderr is not None
+        buf = bytearray()
+        try:
+            while True:
+                try:
+                    chunk = await process.stderr.receive(_READ_CHUNK)
+                except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+                    break
+                buf += chunk
+                while (pos := buf.find(b"\n")) >= 0:
+                    _stderr_line(bytes(buf[:pos]))
+                    del buf[: pos + 1]
+                if len(buf) > 1 << 16:  # a huge line without newline: cut it so memory stays bounded
+                    _stderr_line(bytes(buf))
+                    buf.clear()
+            if buf:
+                _stderr_line(bytes(buf))
+        finally:
+            stderr_done.set()
+
+    def _stderr_line(raw: bytes) -> None:
+        text = raw.decode("utf-8", errors="replace").rstrip("\r")
+        info.stderr_tail.append(text)
+        on_stderr(text)
+
+    async def stdin_writer() -> None:
+        assert process.stdin is not None
+        try:
+            async with write_recv:
+                async for message in write_recv:
+                    data = message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
+                    await process.stdin.send(data.encode())
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            # The server stopped reading: end the session's read side so no request hangs forever.
+            await read_send.aclose()
+
+    async def shutdown() -> None:
+        write_send.close()
+        assert process.stdin is not None
+        with suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
+            await process.stdin.aclose()
+        if not await _wait_exit(process, STDIN_CLOSE_GRACE):
+            _signal_group(pgid, signal.SIGTERM)
+            if not await _wait_exit(process, TERM_GRACE):
+                _signal_group(pgid, signal.SIGKILL)
+                await _wait_exit(process, TERM_GRACE)
+        # The leader may be gone while helpers it started live on in the group.
+        if group_alive(pgid):
+            _signal_group(pgid, signal.SIGTERM)
+            if not await _wait_group_gone(pgid, TERM_GRACE):
+                _signal_group(pgid, signal.SIGKILL)
+                info.group_left = not await _wait_group_gone(pgid, TERM_GRACE)
+        info.returncode = process.returncode
+        with anyio.move_on_after(STDERR_FLUSH):
+            await stderr_done.wait()
+        with suppress(Exception):
+            await process.aclose()
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(stdout_reader)
+        tg.start_soon(stderr_reader)
+        tg.start_soon(stdin_writer)
+        try:
+            yield read_recv, write_send
+        finally:
+            # Shielded and bounded: a cancelled caller must still not leave the server running.
+            with anyio.CancelScope(shield=True):
+                await shutdown()
+            tg.cancel_scope.cancel()
+
+
+def _parse(line: bytes, info: ProcessInfo, on_noise: Callable[[str], None]) -> SessionMessage | None:
+    """A protocol message, or None for a line that is not one (reported as stdout noise)."""
+    stripped = line.strip()
+    if not stripped:
+        return None
+    try:
+        message = types.jsonrpc_message_adapter.validate_json(stripped, by_name=False)
+    except ValueError:
+        text = stripped[:500].decode("utf-8", errors="replace")
+        info.stdout_noise.append(text)
+        on_noise(text)
+        return None
+    return SessionMessage(message)

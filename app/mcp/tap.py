@@ -1,0 +1,102 @@
+"""A transport wrapper that sees every JSON-RPC message in and out (for the traffic log) and
+notices when the server's side of the stream ends (for "connection lost").
+
+It wraps the (read, write) stream pair any SDK transport yields, so stdio, Streamable HTTP and
+SSE are observed the same way. Sends are forwarded in the caller's task, so the HTTP
+transports still see the sender's context (they route each message by it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
+from types import TracebackType
+from typing import Any, Literal
+
+import anyio
+from mcp.shared.message import SessionMessage
+from mcp_types import JSONRPCMessage
+
+Tap = Callable[[Literal["in", "out"], JSONRPCMessage], None]
+
+
+class _TapRead:
+    def __init__(self, inner: Any, tap: Tap, on_eof: Callable[[], None]) -> None:
+        self._inner = inner
+        self._tap = tap
+        self._on_eof = on_eof
+
+    @property
+    def last_context(self) -> Any:
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self) -> SessionMessage | Exception:
+        try:
+            item = await self._inner.receive()
+        except (anyio.EndOfStream, anyio.ClosedResourceError):
+            self._on_eof()
+            raise
+        if isinstance(item, SessionMessage):
+            self._tap("in", item.message)
+        return item  # type: ignore[no-any-return]
+
+    def __aiter__(self) -> _TapRead:
+        return self
+
+    async def __anext__(self) -> SessionMessage | Exception:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    async def __aenter__(self) -> _TapRead:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> bool | None:
+        await self.aclose()
+        return None
+
+
+class _TapWrite:
+    def __init__(self, inner: Any, tap: Tap) -> None:
+        self._inner = inner
+        self._tap = tap
+
+    async def send(self, item: SessionMessage, /) -> None:
+        self._tap("out", item.message)
+        await self._inner.send(item)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    async def __aenter__(self) -> _TapWrite:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> bool | None:
+        await self.aclose()
+        return None
+
+
+class TappedTransport:
+    """`Transport` (async context manager of a stream pair) that taps another one."""
+
+    def __init__(self, inner: AbstractAsyncContextManager[Any], tap: Tap, on_eof: Callable[[], None]) -> None:
+        self._inner = inner
+        self._tap = tap
+        self._on_eof = on_eof
+
+    async def __aenter__(self) -> tuple[_TapRead, _TapWrite]:
+        read, write = await self._inner.__aenter__()
+        return _TapRead(read, self._tap, self._on_eof), _TapWrite(write, self._tap)
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> bool | None:
+        return await self._inner.__aexit__(exc_type, exc, tb)

@@ -1,0 +1,165 @@
+"""`Target`: everything needed to reach one server, with secrets already resolved.
+
+Built from a configured entry (`target_from_config`) or from the command line
+(`target_from_command_line`). A target is frozen: a changed server definition is a new target.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Literal, cast
+
+Transport = Literal["stdio", "http", "sse"]
+TRANSPORTS: tuple[Transport, ...] = ("stdio", "http", "sse")
+DEFAULT_TIMEOUT = 60.0
+
+
+def _frozen(mapping: Mapping[str, str] | None) -> Mapping[str, str]:
+    return MappingProxyType(dict(mapping or {}))
+
+
+@dataclass(frozen=True)
+class Target:
+    """Everything needed to connect; secret references are already replaced by their values."""
+
+    name: str
+    transport: Transport
+    command: str | None = None
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=lambda: _frozen(None))
+    cwd: str | None = None
+    url: str | None = None
+    headers: Mapping[str, str] = field(default_factory=lambda: _frozen(None))
+    mode: str = "auto"
+    """SDK connect mode: "auto" (discover, fall back to initialize), "legacy", or a modern version."""
+    timeout: float = DEFAULT_TIMEOUT
+    """Seconds per call; each progress notification restarts the clock."""
+    roots: tuple[str, ...] = ()
+    secret_values: frozenset[str] = frozenset()
+    """Resolved secret values: masked wherever traffic or log text is published."""
+
+    def __post_init__(self) -> None:
+        # Freeze the mappings so a target can be shared between tasks without copies.
+        object.__setattr__(self, "env", _frozen(self.env))
+        object.__setattr__(self, "headers", _frozen(self.headers))
+        object.__setattr__(self, "args", tuple(self.args))
+        object.__setattr__(self, "roots", tuple(self.roots))
+        object.__setattr__(self, "secret_values", frozenset(v for v in self.secret_values if v))
+        if self.transport not in TRANSPORTS:
+            raise ValueError(f"unknown transport {self.transport!r} (expected stdio, http or sse)")
+        if self.transport == "stdio" and not self.command:
+            raise ValueError(f"server {self.name!r}: a stdio server needs a command")
+        if self.transport != "stdio" and not self.url:
+            raise ValueError(f"server {self.name!r}: an {self.transport} server needs a url")
+
+    def describe(self) -> str:
+        """A one-line human description (no secrets: env and headers are not shown)."""
+        if self.transport == "stdio":
+            return " ".join(shlex.quote(p) for p in (self.command or "", *self.args))
+        return f"{self.url} ({self.transport})"
+
+    def same_connection(self, other: Target) -> bool:
+        """True when `other` can reuse a live connection to this target (only roots differ)."""
+        return self == other or _without_roots(self) == _without_roots(other)
+
+
+def _without_roots(t: Target) -> tuple[Any, ...]:
+    return (
+        t.name,
+        t.transport,
+        t.command,
+        t.args,
+        dict(t.env),
+        t.cwd,
+        t.url,
+        dict(t.headers),
+        t.mode,
+        t.timeout,
+        t.secret_values,
+    )
+
+
+def target_from_config(entry: Any, settings: Any, secret_store: Any) -> Target:
+    """Glue over `app.config` and `app.secrets`: resolve the entry's secrets and apply its settings.
+
+    `entry` is an `app.config.model.ServerEntry`, `settings` its `ServerSettings` (or None for
+    defaults), `secret_store` an `app.secrets.store.SecretStore`. Raises whatever the resolver
+    raises for a missing secret or an unavailable keyring, so the caller can say so.
+    """
+    from app.secrets.resolve import resolve_entry
+
+    env, headers, secret_values = resolve_entry(entry, secret_store)
+    transport = getattr(entry, "transport", None) or ("stdio" if getattr(entry, "command", None) else "http")
+    if transport not in TRANSPORTS:
+        raise ValueError(f"server {entry.name!r}: unknown transport {transport!r}")
+    timeout = float(getattr(settings, "timeout", DEFAULT_TIMEOUT) or DEFAULT_TIMEOUT)
+    mode = str(getattr(settings, "protocol_mode", "auto") or "auto")
+    roots = tuple(getattr(settings, "roots", ()) or ())
+    return Target(
+        name=entry.name,
+        transport=cast(Transport, transport),
+        command=getattr(entry, "command", None),
+        args=tuple(getattr(entry, "args", ()) or ()),
+        env=env,
+        cwd=getattr(entry, "cwd", None),
+        url=getattr(entry, "url", None),
+        headers=headers,
+        mode=mode,
+        timeout=timeout,
+        roots=roots,
+        secret_values=frozenset(secret_values),
+    )
+
+
+def target_from_command_line(
+    stdio: str | None,
+    url: str | None,
+    *,
+    name: str | None = None,
+    transport: Transport | None = None,
+    env: Mapping[str, str] | None = None,
+    headers: Mapping[str, str] | None = None,
+    cwd: str | None = None,
+    mode: str = "auto",
+    timeout: float = DEFAULT_TIMEOUT,
+    roots: tuple[str, ...] = (),
+    secret_values: frozenset[str] = frozenset(),
+) -> Target:
+    """An ad-hoc target from `--stdio "COMMAND ARGS"` or `--url URL` (exactly one of them).
+
+    A URL whose path ends in `/sse` is taken as legacy SSE unless `transport` says otherwise.
+    """
+    if (stdio is None) == (url is None):
+        raise ValueError("give exactly one of --stdio COMMAND or --url URL")
+    if stdio is not None:
+        parts = shlex.split(stdio)
+        if not parts:
+            raise ValueError("--stdio needs a command")
+        return Target(
+            name=name or parts[0].rsplit("/", 1)[-1],
+            transport="stdio",
+            command=parts[0],
+            args=tuple(parts[1:]),
+            env=env or {},
+            cwd=cwd,
+            mode=mode,
+            timeout=timeout,
+            roots=roots,
+            secret_values=secret_values,
+        )
+    assert url is not None
+    if transport is None:
+        transport = "sse" if url.rstrip("/").endswith("/sse") else "http"
+    return Target(
+        name=name or url,
+        transport=transport,
+        url=url,
+        headers=headers or {},
+        mode=mode,
+        timeout=timeout,
+        roots=roots,
+        secret_values=secret_values,
+    )
