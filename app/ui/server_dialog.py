@@ -1,17 +1,687 @@
-"""Add/Edit server dialog (placeholder until the full dialog lands)."""
+"""Adding, editing, importing and exporting servers.
+
+The dialog checks fields where they are typed (command not on PATH, a URL that is not http(s)).
+Rows marked secret go to the keyring (through the SecretStore's async twins, off the GUI thread)
+and the file keeps only a `${secret:NAME}` reference. Import and paste-a-snippet go through
+app.config.importing, run in a worker thread because storing secrets touches the keyring.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import copy
+import json
+import logging
+import os
+import shutil
+import tempfile
+from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QStackedWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
-async def open_server_dialog(window: Any, name: str | None) -> None:
+from app.ui.async_dialogs import ask, run_dialog
+from app.ui.safe_text import plain_label
+
+logger = logging.getLogger(__name__)
+
+SECRET_REF_PREFIX = "${secret:"
+PROTOCOL_MODES = ("auto", "legacy", "2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
+SECRET_PLACEHOLDER = "stored in the keychain — type to replace"
+
+
+def _is_ref(value: str) -> bool:
+    return value.startswith(SECRET_REF_PREFIX) and value.endswith("}")
+
+
+def _looks_secret(name: str, kind: str) -> bool:
+    try:
+        from app.secrets.detect import is_secret_env, is_secret_header
+    except ImportError:
+        return False
+    return is_secret_header(name, "x") if kind == "header" else is_secret_env(name, "x")
+
+
+def validate_command(command: str, cwd: str = "") -> str | None:
+    """A message when the command cannot be started as typed, else None."""
+    command = command.strip()
+    if not command:
+        return "Enter the command that starts the server (for example npx or uvx)."
+    if os.sep in command or (os.altsep and os.altsep in command):
+        path = Path(command) if Path(command).is_absolute() or not cwd else Path(cwd) / command
+        if not path.exists():
+            return f"No such file: {path}"
+        if not os.access(path, os.X_OK):
+            return f"Not executable: {path}"
+        return None
+    if shutil.which(command) is None:
+        return f"“{command}” was not found on PATH. Install it, or give its full path."
     return None
+
+
+def validate_url(url: str) -> str | None:
+    from urllib.parse import urlsplit
+
+    url = url.strip()
+    if not url:
+        return "Enter the server's URL (for example https://example.com/mcp)."
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "This is not a valid URL."
+    if parts.scheme not in ("http", "https"):
+        return "The URL must start with http:// or https://."
+    if not parts.hostname:
+        return "The URL has no host name."
+    return None
+
+
+class KeyValueRows(QWidget):
+    """Environment variables or HTTP headers: name, value and a 'secret' toggle per row."""
+
+    changed = Signal()
+
+    def __init__(self, kind: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.kind = kind
+        self.rows: list[tuple[QLineEdit, QLineEdit, QCheckBox, QWidget]] = []
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.rows_layout = QVBoxLayout()
+        lay.addLayout(self.rows_layout)
+        self.add_button = QPushButton("Add variable" if kind == "env" else "Add header")
+        self.add_button.clicked.connect(lambda: self.add_row())
+        lay.addWidget(self.add_button, 0, Qt.AlignmentFlag.AlignLeft)
+
+    def add_row(self, name: str = "", value: str = "", secret: bool | None = None) -> None:
+        row = QWidget()
+        h = QHBoxLayout(row)
+        h.setContentsMargins(0, 0, 0, 0)
+        k = QLineEdit(name)
+        k.setPlaceholderText("NAME" if self.kind == "env" else "Header-Name")
+        k.setAccessibleName(f"{self.kind} name")
+        v = QLineEdit()
+        v.setAccessibleName(f"{self.kind} value")
+        is_ref = _is_ref(value)
+        if is_ref:
+            v.setPlaceholderText(SECRET_PLACEHOLDER)
+            v.setProperty("secret_ref", value)
+        else:
+            v.setText(value)
+            v.setPlaceholderText("value")
+        s = QCheckBox("secret")
+        s.setToolTip("Keep the value in the system keychain, not in the settings file")
+        s.setChecked(is_ref if secret is None else secret)
+        rm = QToolButton(text="✕")
+        rm.setToolTip("Remove this row")
+        rm.setAccessibleName("Remove row")
+        h.addWidget(k, 2)
+        h.addWidget(v, 3)
+        h.addWidget(s)
+        h.addWidget(rm)
+        entry = (k, v, s, row)
+        self.rows.append(entry)
+        self.rows_layout.addWidget(row)
+
+        def mask(on: bool) -> None:
+            v.setEchoMode(QLineEdit.EchoMode.Password if on else QLineEdit.EchoMode.Normal)
+
+        def name_typed(text: str) -> None:
+            # Names such as API_KEY or Authorization switch the toggle on (the person can undo it).
+            if not s.property("touched") and _looks_secret(text, self.kind):
+                s.setChecked(True)
+
+        s.toggled.connect(mask)
+        s.clicked.connect(lambda: s.setProperty("touched", True))
+        k.textEdited.connect(name_typed)
+        rm.clicked.connect(lambda: self._remove(entry))
+        mask(s.isChecked())
+
+    def _remove(self, entry: tuple[QLineEdit, QLineEdit, QCheckBox, QWidget]) -> None:
+        self.rows.remove(entry)
+        entry[3].setParent(None)
+        entry[3].deleteLater()
+
+    def values(self) -> list[tuple[str, str, bool, str | None]]:
+        """(name, typed value, secret?, existing reference) for each row with a name."""
+        out = []
+        for k, v, s, _ in self.rows:
+            name = k.text().strip()
+            if name:
+                out.append((name, v.text(), s.isChecked(), v.property("secret_ref")))
+        return out
+
+
+class ServerDialog(QDialog):
+    """Add or edit one server. `accept()` only closes when every field is valid."""
+
+    def __init__(self, controller: Any, name: str | None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.original = controller.entry(name) if name else None
+        self.setWindowTitle("Edit server" if self.original else "Add server")
+        self.setObjectName("serverDialog")
+        self.resize(640, 560)
+        self.pasted: dict[str, Any] | None = None
+        outer = QVBoxLayout(self)
+
+        top = QHBoxLayout()
+        top.addWidget(plain_label("Type the details below, or paste the JSON snippet from the server's README.",
+                                  wrap=True), 1)
+        self.paste_button = QPushButton("Paste JSON…")
+        self.paste_button.clicked.connect(self.paste_json)
+        top.addWidget(self.paste_button)
+        outer.addLayout(top)
+
+        form = QFormLayout()
+        self.name = QLineEdit()
+        self.name.setAccessibleName("Name")
+        self.name.setPlaceholderText("for example github")
+        self.name_error = self._error_label()
+        form.addRow("Name", self._with_error(self.name, self.name_error))
+        self.transport = QComboBox()
+        self.transport.setAccessibleName("Connection type")
+        self.transport.addItem("Local program (stdio)", "stdio")
+        self.transport.addItem("Remote (Streamable HTTP)", "http")
+        self.transport.addItem("Remote (legacy SSE)", "sse")
+        form.addRow("Type", self.transport)
+        outer.addLayout(form)
+
+        self.pages = QStackedWidget()
+        # stdio page
+        stdio = QWidget()
+        sf = QFormLayout(stdio)
+        sf.setContentsMargins(0, 0, 0, 0)
+        self.command = QLineEdit()
+        self.command.setAccessibleName("Command")
+        self.command.setPlaceholderText("npx, uvx, python, or a full path")
+        self.command_error = self._error_label()
+        sf.addRow("Command", self._with_error(self.command, self.command_error))
+        args_box = QWidget()
+        al = QVBoxLayout(args_box)
+        al.setContentsMargins(0, 0, 0, 0)
+        self.args = QListWidget()
+        self.args.setAccessibleName("Arguments")
+        self.args.setMaximumHeight(110)
+        al.addWidget(self.args)
+        ab = QHBoxLayout()
+        for text, slot in (("Add", self._add_arg), ("Remove", self._remove_arg), ("Up", lambda: self._move_arg(-1)),
+                           ("Down", lambda: self._move_arg(1))):
+            b = QPushButton(text)
+            b.clicked.connect(slot)
+            ab.addWidget(b)
+        ab.addStretch(1)
+        al.addLayout(ab)
+        sf.addRow("Arguments", args_box)
+        cwd_row = QHBoxLayout()
+        self.cwd = QLineEdit()
+        self.cwd.setAccessibleName("Working directory")
+        self.cwd.setPlaceholderText("(optional)")
+        browse = QPushButton("Browse…")
+        browse.clicked.connect(self._browse_cwd)
+        cwd_row.addWidget(self.cwd, 1)
+        cwd_row.addWidget(browse)
+        sf.addRow("Working directory", cwd_row)
+        self.env = KeyValueRows("env")
+        sf.addRow("Environment", self.env)
+        self.pages.addWidget(stdio)
+        # http page
+        http = QWidget()
+        hf = QFormLayout(http)
+        hf.setContentsMargins(0, 0, 0, 0)
+        self.url = QLineEdit()
+        self.url.setAccessibleName("URL")
+        self.url.setPlaceholderText("https://example.com/mcp")
+        self.url_error = self._error_label()
+        hf.addRow("URL", self._with_error(self.url, self.url_error))
+        self.headers = KeyValueRows("header")
+        hf.addRow("Headers", self.headers)
+        self.pages.addWidget(http)
+        outer.addWidget(self.pages)
+
+        common = QFormLayout()
+        self.timeout = QDoubleSpinBox()
+        self.timeout.setAccessibleName("Timeout")
+        self.timeout.setRange(1, 3600)
+        self.timeout.setSuffix(" s")
+        self.timeout.setValue(60)
+        common.addRow("Call timeout", self.timeout)
+        self.mode = QComboBox()
+        self.mode.setAccessibleName("Protocol")
+        self.mode.addItems(PROTOCOL_MODES)
+        self.mode.setToolTip("auto: try the newest protocol, fall back to the handshake; legacy: handshake only")
+        common.addRow("Protocol", self.mode)
+        self.enabled = QCheckBox("Connect this server with “Connect all” and at start-up")
+        self.enabled.setChecked(True)
+        common.addRow("Enabled", self.enabled)
+        roots_box = QWidget()
+        rl = QHBoxLayout(roots_box)
+        rl.setContentsMargins(0, 0, 0, 0)
+        self.roots = QListWidget()
+        self.roots.setAccessibleName("Folders the server may use")
+        self.roots.setMaximumHeight(70)
+        rl.addWidget(self.roots, 1)
+        rb = QVBoxLayout()
+        add_root = QPushButton("Add folder…")
+        add_root.clicked.connect(self._add_root)
+        rm_root = QPushButton("Remove")
+        rm_root.clicked.connect(lambda: self.roots.takeItem(self.roots.currentRow()))
+        rb.addWidget(add_root)
+        rb.addWidget(rm_root)
+        rl.addLayout(rb)
+        common.addRow("Folders (roots)", roots_box)
+        outer.addLayout(common)
+
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        outer.addWidget(self.buttons)
+
+        self.transport.currentIndexChanged.connect(self._transport_changed)
+        self.command.editingFinished.connect(self._check_command)
+        self.url.editingFinished.connect(self._check_url)
+        if self.original is not None:
+            self.load(self.original, controller.settings(self.original.name))
+        self._transport_changed()
+
+    # --- helpers ------------------------------------------------------------------------------
+    @staticmethod
+    def _error_label() -> QLabel:
+        label = plain_label("")
+        label.setStyleSheet("color: #b71c1c;")
+        label.hide()
+        return label
+
+    @staticmethod
+    def _with_error(field: QWidget, error: QLabel) -> QWidget:
+        w = QWidget()
+        lay = QVBoxLayout(w)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(2)
+        lay.addWidget(field)
+        lay.addWidget(error)
+        return w
+
+    @staticmethod
+    def _set_error(label: QLabel, message: str | None) -> None:
+        label.setText(message or "")
+        label.setVisible(bool(message))
+
+    def transport_value(self) -> str:
+        return str(self.transport.currentData())
+
+    @Slot()
+    def _transport_changed(self) -> None:
+        self.pages.setCurrentIndex(0 if self.transport_value() == "stdio" else 1)
+
+    @Slot()
+    def _check_command(self) -> None:
+        self._set_error(self.command_error, validate_command(self.command.text(), self.cwd.text()))
+
+    @Slot()
+    def _check_url(self) -> None:
+        self._set_error(self.url_error, validate_url(self.url.text()))
+
+    def _add_arg(self) -> None:
+        from PySide6.QtWidgets import QListWidgetItem
+
+        item = QListWidgetItem("")
+        item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
+        self.args.addItem(item)
+        self.args.setCurrentItem(item)
+        self.args.editItem(item)
+
+    def _remove_arg(self) -> None:
+        self.args.takeItem(self.args.currentRow())
+
+    def _move_arg(self, delta: int) -> None:
+        row = self.args.currentRow()
+        new = row + delta
+        if row < 0 or not 0 <= new < self.args.count():
+            return
+        item = self.args.takeItem(row)
+        self.args.insertItem(new, item)
+        self.args.setCurrentRow(new)
+
+    def set_args(self, args: list[str]) -> None:
+        from PySide6.QtWidgets import QListWidgetItem
+
+        self.args.clear()
+        for a in args:
+            item = QListWidgetItem(a)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
+            self.args.addItem(item)
+
+    def args_value(self) -> list[str]:
+        return [self.args.item(i).text() for i in range(self.args.count())]
+
+    def _browse_cwd(self) -> None:
+        d = QFileDialog.getExistingDirectory(self, "Working directory", self.cwd.text() or str(Path.home()))
+        if d:
+            self.cwd.setText(d)
+
+    def _add_root(self) -> None:
+        d = QFileDialog.getExistingDirectory(self, "A folder the server may use", str(Path.home()))
+        if d:
+            self.roots.addItem(d)
+
+    # --- loading and reading back -------------------------------------------------------------
+    def load(self, entry: Any, settings: Any = None) -> None:
+        self.name.setText(entry.name)
+        i = self.transport.findData(entry.transport)
+        self.transport.setCurrentIndex(max(0, i))
+        self.command.setText(entry.command or "")
+        self.set_args(list(entry.args or []))
+        self.cwd.setText(entry.cwd or "")
+        for k, v in (entry.env or {}).items():
+            self.env.add_row(k, v)
+        self.url.setText(entry.url or "")
+        for k, v in (entry.headers or {}).items():
+            self.headers.add_row(k, v)
+        self.enabled.setChecked(not entry.disabled)
+        if settings is not None:
+            self.timeout.setValue(float(getattr(settings, "timeout", 60.0) or 60.0))
+            mode = str(getattr(settings, "protocol_mode", "auto") or "auto")
+            if self.mode.findText(mode) < 0:
+                self.mode.addItem(mode)
+            self.mode.setCurrentText(mode)
+            self.roots.clear()
+            self.roots.addItems(list(getattr(settings, "roots", []) or []))
+
+    def errors(self) -> dict[str, str]:
+        errs: dict[str, str] = {}
+        name = self.name.text().strip()
+        if not name:
+            errs["name"] = "Give the server a name."
+        elif "/" in name:
+            errs["name"] = "A name cannot contain “/”."
+        elif (self.original is None or name != self.original.name) and self.controller.entry(name) is not None:
+            errs["name"] = f"There is already a server called “{name}”."
+        if self.transport_value() == "stdio":
+            msg = validate_command(self.command.text(), self.cwd.text())
+            if msg:
+                errs["command"] = msg
+        else:
+            msg = validate_url(self.url.text())
+            if msg:
+                errs["url"] = msg
+        return errs
+
+    def accept(self) -> None:
+        errs = self.errors()
+        self._set_error(self.name_error, errs.get("name"))
+        self._set_error(self.command_error, errs.get("command"))
+        self._set_error(self.url_error, errs.get("url"))
+        if errs:
+            first = {"name": self.name, "command": self.command, "url": self.url}[next(iter(errs))]
+            first.setFocus()
+            return
+        super().accept()
+
+    def build(self) -> tuple[Any, dict[str, str], dict[str, Any]]:
+        """(entry with secret references, secret values to store, settings) from the fields."""
+        from app.config.model import ServerEntry
+
+        name = self.name.text().strip()
+        entry = copy.deepcopy(self.original) if self.original is not None else ServerEntry(name=name)
+        entry.name = name
+        entry.transport = self.transport_value()
+        secrets: dict[str, str] = {}
+        if entry.transport == "stdio":
+            entry.command = self.command.text().strip()
+            entry.args = self.args_value()
+            entry.cwd = self.cwd.text().strip() or None
+            entry.env = self._collect(self.env, secrets)
+            entry.url, entry.headers = None, {}
+        else:
+            entry.url = self.url.text().strip()
+            entry.headers = self._collect(self.headers, secrets)
+            entry.command, entry.args, entry.cwd, entry.env = None, [], None, {}
+        entry.disabled = not self.enabled.isChecked()
+        settings = {
+            "timeout": float(self.timeout.value()),
+            "protocol_mode": self.mode.currentText(),
+            "roots": [self.roots.item(i).text() for i in range(self.roots.count())],
+        }
+        return entry, secrets, settings
+
+    @staticmethod
+    def _collect(rows: KeyValueRows, secrets: dict[str, str]) -> dict[str, str]:
+        from app.config.refs import secret_ref
+
+        out: dict[str, str] = {}
+        for key, value, secret, ref in rows.values():
+            if secret:
+                if not value and ref:
+                    out[key] = ref  # unchanged: keep the stored secret
+                    continue
+                secret_name = "".join(c if c.isalnum() or c in "_-." else "_" for c in key) or "secret"
+                secrets[secret_name] = value
+                out[key] = secret_ref(secret_name)
+            else:
+                out[key] = value if value or not ref else ref
+        return out
+
+    # --- paste a snippet ----------------------------------------------------------------------
+    @Slot()
+    def paste_json(self) -> None:
+        text, ok = QInputDialog.getMultiLineText(self, "Paste JSON", "Paste the server's JSON snippet:")
+        if ok and text.strip():
+            self.apply_snippet(text)
+
+    def apply_snippet(self, text: str) -> int:
+        """Fill the fields from a snippet with one server; returns how many servers it held.
+
+        A snippet with several servers is kept in `self.pasted` for import as a whole.
+        """
+        servers = parse_snippet(text)
+        if not servers:
+            QMessageBox.warning(self, "Paste JSON", "No server definition found in the pasted text.")
+            return 0
+        if len(servers) > 1:
+            self.pasted = servers
+            return len(servers)
+        from app.config.model import ServerEntry
+
+        (name, raw), = servers.items()
+        entry = ServerEntry.from_json(name, raw, normalise=True)
+        for rows in (self.env, self.headers):
+            for r in list(rows.rows):
+                rows._remove(r)
+        self.load(entry)
+        # Detect secrets in what was pasted: the toggle turns on for API keys and Authorization.
+        for rows, kind in ((self.env, "env"), (self.headers, "header")):
+            for k, _v, s, _ in rows.rows:
+                if _looks_secret(k.text(), kind):
+                    s.setChecked(True)
+        return 1
+
+
+def parse_snippet(text: str) -> dict[str, dict[str, Any]]:
+    """Servers in a pasted snippet: a whole file, an `mcpServers` block, `"name": {...}`, or one entry."""
+    from app.config.jsonc import strip_jsonc
+
+    text = text.strip().rstrip(",")
+    candidates = [text, "{" + text + "}"]
+    data: Any = None
+    for c in candidates:
+        try:
+            data = json.loads(strip_jsonc(c))
+            break
+        except ValueError:
+            continue
+    if not isinstance(data, dict):
+        return {}
+    for key in ("mcpServers", "servers"):
+        if isinstance(data.get(key), dict):
+            return {str(k): v for k, v in data[key].items() if isinstance(v, dict)}
+    if isinstance(data.get("mcp"), dict) and isinstance(data["mcp"].get("servers"), dict):
+        return {str(k): v for k, v in data["mcp"]["servers"].items() if isinstance(v, dict)}
+    if "command" in data or "url" in data:
+        return {"server": data}
+    return {str(k): v for k, v in data.items() if isinstance(v, dict) and ("command" in v or "url" in v)}
+
+
+# --- flows the window starts ------------------------------------------------------------------
+async def open_server_dialog(window: Any, name: str | None) -> bool:
+    """Show the dialog; on Save store secrets (off-thread), then the entry; True if saved."""
+    controller = window.controller
+    dialog = ServerDialog(controller, name, window)
+    window.server_dialog = dialog  # tests and screenshots reach it here
+    try:
+        code = await run_dialog(dialog)
+        if code != QDialog.DialogCode.Accepted.value:
+            return False
+        if dialog.pasted and name is None:
+            await import_snippet(window, dialog.pasted)
+            return True
+        entry, secrets, settings = dialog.build()
+    finally:
+        window.server_dialog = None
+        dialog.deleteLater()
+    return await save_entry(window, name, entry, secrets, settings)
+
+
+async def save_entry(window: Any, old_name: str | None, entry: Any, secrets: dict[str, str],
+                     settings: dict[str, Any]) -> bool:
+    controller = window.controller
+    store = controller.store
+    try:
+        if old_name is not None and old_name != entry.name:
+            await controller.forget(old_name)
+            await controller.secrets.arename_server(old_name, entry.name)
+        for secret_name, value in secrets.items():
+            await controller.secrets.aset(entry.name, secret_name, value)
+    except Exception as exc:
+        await ask(window, "Secret not saved",
+                  f"The secret values could not be stored in the system keychain, so the server was "
+                  f"not saved.\n\n{exc}", yes="OK", no="Close", icon=QMessageBox.Icon.Critical)
+        return False
+    if old_name is None:
+        store.add(entry)
+    elif old_name != entry.name:
+        store.rename(old_name, entry.name)
+        store.update(entry)
+    else:
+        store.update(entry)
+    s = store.settings(entry.name)
+    for k, v in settings.items():
+        setattr(s, k, v)
+    controller.save()
+    window.servers.select(entry.name)
+    if old_name is not None:
+        row = window.server_model.server(entry.name)
+        if row is not None and row.state in ("ready", "connecting"):
+            await controller.reconnect(entry.name)
+    return True
+
+
+async def import_snippet(window: Any, servers: dict[str, Any]) -> None:
+    fd, path = tempfile.mkstemp(suffix=".json", prefix="mcp-desk-paste-")
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        json.dump({"mcpServers": servers}, fh)
+    try:
+        await _import_file(window, Path(path), "auto")
+    finally:
+        os.unlink(path)
 
 
 async def import_servers(window: Any, source: str) -> None:
-    return None
+    """Import from Claude Desktop / Cursor / VS Code (their usual files) or a chosen file."""
+    from app.config.locations import known_import_sources
+
+    if source == "file":
+        path, _ = QFileDialog.getOpenFileName(window, "Import servers from", str(Path.home()),
+                                              "JSON files (*.json *.jsonc);;All files (*)")
+        if not path:
+            return
+        await _import_file(window, Path(path), "auto")
+        return
+    found = [s for s in known_import_sources() if s.format == source and s.exists]
+    if not found:
+        names = {"claude": "Claude Desktop", "cursor": "Cursor", "vscode": "VS Code"}
+        await ask(window, "Nothing to import", f"No {names.get(source, source)} configuration was found "
+                  f"on this computer.", yes="OK", no="Close")
+        return
+    await _import_file(window, found[0].path, found[0].format)
+
+
+async def _import_file(window: Any, path: Path, fmt: str) -> None:
+    from app.config.importing import import_into
+    from app.secrets.resolve import extract_secrets
+
+    controller = window.controller
+    loop = asyncio.get_running_loop()
+
+    def ask_input(spec: Any) -> str | None:
+        # Called in the worker thread: ask on the GUI thread and wait for the answer.
+        fut = asyncio.run_coroutine_threadsafe(_ask_input(window, spec), loop)
+        return fut.result()
+
+    def extract(entry: Any, *, detect: bool, taken: set[str]) -> dict[str, str]:
+        return extract_secrets(entry, detect=detect, taken=taken)
+
+    try:
+        result = await asyncio.to_thread(import_into, controller.store, controller.secrets, path, fmt,
+                                         ask=ask_input, extract=extract)
+    except Exception as exc:
+        await ask(window, "Import failed", f"Nothing was imported from {path}:\n\n{exc}", yes="OK", no="Close",
+                  icon=QMessageBox.Icon.Critical)
+        return
+    controller.servers_changed.emit()
+    added = ", ".join(new for _, new in result.added) or "no servers"
+    secrets = len(result.secret_names)
+    msg = f"Imported {added}." + (f" {secrets} secret(s) moved to the keychain." if secrets else "")
+    if result.warnings:
+        msg += "\n\n" + "\n".join(result.warnings)
+    window.statusBar().showMessage(msg.splitlines()[0], 10000)
+    if result.added:
+        window.servers.select(result.added[0][1])
+
+
+async def _ask_input(window: Any, spec: Any) -> str | None:
+    d = QInputDialog(window)
+    d.setWindowTitle("Value needed for import")
+    d.setLabelText(spec.description or spec.id)
+    d.setTextEchoMode(QLineEdit.EchoMode.Password if spec.password else QLineEdit.EchoMode.Normal)
+    code = await run_dialog(d)
+    value = d.textValue() if code == QDialog.DialogCode.Accepted.value else None
+    d.deleteLater()
+    return value
 
 
 def export_servers(window: Any) -> None:
-    return None
+    """Save the list in Claude Desktop or VS Code format (secrets stay references)."""
+    from app.config.atomic import atomic_write
+    from app.config.exporting import export_claude, export_vscode
+
+    path, chosen = QFileDialog.getSaveFileName(
+        window, "Export servers", str(Path.home() / "mcp-servers.json"),
+        "Claude Desktop / Cursor (*.json);;VS Code mcp.json (*.json)")
+    if not path:
+        return
+    data, warnings = (export_vscode if chosen.startswith("VS Code") else export_claude)(window.controller.store)
+    atomic_write(Path(path), (json.dumps(data, indent=2) + "\n").encode("utf-8"), backup=False)
+    window.statusBar().showMessage(f"Exported to {path}" + (f" ({'; '.join(warnings)})" if warnings else ""),
+                                   10000)
