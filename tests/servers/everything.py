@@ -35,7 +35,9 @@ class RunningServer:
 
 
 @contextmanager
-def start_http(transport: HttpTransport = "streamableHttp", *, timeout: float = 30.0) -> Iterator[RunningServer]:
+def start_http(
+    transport: HttpTransport = "streamableHttp", *, timeout: float = 30.0
+) -> Iterator[RunningServer]:
     """server-everything over Streamable HTTP (`/mcp`) or SSE (`/sse`) on 127.0.0.1:<free port>."""
     with ServerProcess(argv(transport), env={"PORT": "0"}) as process:
         host, port = process.wait_listening(timeout)

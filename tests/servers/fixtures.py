@@ -1,6 +1,6 @@
 """pytest fixtures for the real test servers. Import them explicitly in a test module:
 
-    from tests.servers.fixtures import everything_http, node22_path  # noqa: F401
+    from tests.servers.fixtures import *  # noqa: F403  (a star import: the names are fixtures)
 
 Each fixture that needs the npm tools skips (or, with MCP_DESK_REQUIRE_ALL=1, fails) when they
 cannot be installed. `process_token` gives a test a token to put into the environment of every
@@ -22,6 +22,17 @@ from tests.servers.process import TOKEN_VAR, ServerProcess, new_token, wait_no_p
 from tests.servers.replay_server import SCHEMAS_DIR, schema_files
 
 REPO = Path(__file__).resolve().parents[2]
+
+__all__ = [
+    "anyio_backend",
+    "everything_http",
+    "everything_sse",
+    "everything_stdio",
+    "node22_path",
+    "process_token",
+    "replay_all_http",
+    "schema_paths",
+]
 
 
 @pytest.fixture

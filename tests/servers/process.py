@@ -7,6 +7,7 @@ forks inherit it, so `processes_with_token` finds grandchildren too, even after 
 from __future__ import annotations
 
 import collections
+import contextlib
 import os
 import re
 import signal
@@ -135,7 +136,8 @@ class ServerProcess:
                     )
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
-                    raise TimeoutError(f"{self.argv[0]} not ready after {timeout:.0f} s:\n" + "\n".join(self.output))
+                    output = "\n".join(self.output)
+                    raise TimeoutError(f"{self.argv[0]} not ready after {timeout:.0f} s:\n{output}")
                 self._new_line.wait(min(remaining, 0.5))
 
     def wait_listening(self, timeout: float = 30.0) -> tuple[str, int]:
@@ -150,10 +152,8 @@ class ServerProcess:
         if self.proc is None:
             return
         for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 5.0)):
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.proc.pid, sig)
-            except ProcessLookupError:
-                pass
             try:
                 self.proc.wait(wait)
                 break
@@ -161,10 +161,8 @@ class ServerProcess:
                 continue
         # Grandchildren that left the group still carry the token.
         for pid in processes_with_token(self.token):
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
         for thread in self._threads:
             thread.join(5.0)
         for stream in (self.proc.stdout, self.proc.stderr):

@@ -42,7 +42,10 @@ def synthetic_catalog(n_tools: int) -> dict[str, Any]:
             "description": f"Synthetic tool number {i}",
             "inputSchema": {
                 "type": "object",
-                "properties": {"text": {"type": "string", "description": "any text"}, "n": {"type": "integer"}},
+                "properties": {
+                    "text": {"type": "string", "description": "any text"},
+                    "n": {"type": "integer"},
+                },
                 "required": ["text"],
             },
         }

@@ -9,14 +9,23 @@ from typing import Any
 
 import pytest
 
-from tests.servers.fixtures import anyio_backend, replay_all_http, schema_paths  # noqa: F401
+from tests.servers.fixtures import *  # noqa: F403
 from tests.servers.replay_server import load_catalog
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
 # The fields MCP defines for a tool. The SDK parses list results into its own models, which keep
 # only these (see test_non_spec_tool_keys_are_lost); 2026-07-28 removed `execution`.
-SPEC_TOOL_KEYS = {"name", "title", "description", "inputSchema", "outputSchema", "annotations", "icons", "_meta"}
+SPEC_TOOL_KEYS = {
+    "name",
+    "title",
+    "description",
+    "inputSchema",
+    "outputSchema",
+    "annotations",
+    "icons",
+    "_meta",
+}
 SPEC_ANNOTATION_KEYS = {"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
 
 
@@ -34,13 +43,16 @@ async def connect_all(base_url: str, paths: list[Path], mode: str) -> Any:
 
     manager = ConnectionManager(traffic=False)
     for path in paths:
-        manager.set_target(Target(name=path.stem, transport="http", url=f"{base_url}/{path.stem}/mcp", mode=mode))
+        url = f"{base_url}/{path.stem}/mcp"
+        manager.set_target(Target(name=path.stem, transport="http", url=url, mode=mode))
     manager.connect_all()
     return manager
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
-async def test_every_tool_arrives_unchanged(replay_all_http: str, schema_paths: list[Path], mode: str) -> None:
+async def test_every_tool_arrives_unchanged(
+    replay_all_http: str, schema_paths: list[Path], mode: str
+) -> None:
     from app.mcp.events import ConnectionState
 
     manager = await connect_all(replay_all_http, schema_paths, mode)
@@ -70,8 +82,11 @@ async def test_every_tool_arrives_unchanged(replay_all_http: str, schema_paths: 
         await manager.shutdown()
 
 
-@pytest.mark.xfail(strict=True, reason="the SDK's Tool model drops keys MCP does not define (e.g. claude-code's "
-                   "`aliases`); the engine builds the catalog from the SDK's models")
+@pytest.mark.xfail(
+    strict=True,
+    reason="the SDK's Tool model drops keys MCP does not define (e.g. claude-code's `aliases`); "
+    "the engine builds the catalog from the SDK's models",
+)
 async def test_non_spec_tool_keys_are_lost(replay_all_http: str, schema_paths: list[Path]) -> None:
     paths = [p for p in schema_paths if p.stem == "claude-code-mcp-serve"]
     if not paths:
