@@ -247,7 +247,7 @@ def test_broken_file_exit_1_with_position(capsys: pytest.CaptureFixture[str], co
     path.write_bytes(b'{\n  "mcpServers": {\n    "a": {"command": "x",}\n  }\n}\n')
     before = path.read_bytes()
     for args in (["servers", "list"], ["servers", "add", "b", "--command", "y"], ["servers", "remove", "a"]):
-        code, out, err = run(args, capsys)
+        code, _out, err = run(args, capsys)
         assert code == 1
         assert err == f"mcp-desk: error: {path}:3:26: Expecting property name enclosed in double quotes\n"
     assert path.read_bytes() == before

@@ -64,7 +64,7 @@ def test_no_secure_keyring_is_one_clear_line(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     keyring.set_keyring(null.Keyring())
-    code, out, err = run(["secrets", "set", "demo", "TOKEN"], capsys, monkeypatch, stdin="value-123\n")
+    code, _out, err = run(["secrets", "set", "demo", "TOKEN"], capsys, monkeypatch, stdin="value-123\n")
     assert code == 1
     assert err.count("\n") == 1
     assert "Cannot store secrets" in err and "value-123" not in err
