@@ -47,6 +47,7 @@ def base_tools() -> dict[str, types.Tool]:
         ),
         _tool("bad_output", "Claims a sum, returns a string", outputSchema=SUM_SCHEMA),
         _tool("fail", "Always answers with a tool error"),
+        _tool("rpc_error", "Always fails with a JSON-RPC error"),
         _tool("slow", "Reports progress", {"steps": {"type": "integer"}, "delay": {"type": "number"}}),
         _tool("hang", "Never answers; writes MARKER when cancelled", {"marker": {"type": "string"}}),
         _tool("burst", "Sends COUNT tools/list_changed", {"count": {"type": "integer"}}),
@@ -112,6 +113,8 @@ def build_server(extra_tools: int = 0, page_size: int = 0) -> tuple[Server[Any],
             )
         if name == "fail":
             return _text("it broke", is_error=True)
+        if name == "rpc_error":
+            raise MCPError(types.INVALID_PARAMS, "bad arguments: x must be positive")
         if name == "slow":
             steps = int(args.get("steps", 3))
             for i in range(steps):
@@ -240,6 +243,8 @@ def build_server(extra_tools: int = 0, page_size: int = 0) -> tuple[Server[Any],
 
     async def read_resource(ctx: Any, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
         uri = str(params.uri)
+        if uri not in ("mem://a", "mem://b") and not uri.startswith("mem://item/"):
+            raise MCPError(-32002, f"Resource not found: {uri}")
         return types.ReadResourceResult(
             contents=[types.TextResourceContents(uri=uri, text=f"content of {uri}", mime_type="text/plain")]
         )
