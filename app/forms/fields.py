@@ -278,23 +278,34 @@ class VariantField(Field):
     discriminator: str | None = None
     """A property whose `const` tells the alternatives apart (picked automatically from a value)."""
 
-    @cached_property
-    def options(self) -> list[Field]:
-        assert self.build_child is not None and self.ctx is not None
-        out = []
-        for variant in self.variants:
+    def option(self, index: int) -> Field:
+        """The field of alternative `index`, built on first use (a union of 147 objects builds one)."""
+        cache: dict[int, Field] = self.__dict__.setdefault("_options", {})
+        found = cache.get(index)
+        if found is None:
+            assert self.build_child is not None and self.ctx is not None
             # Same place in the value as the picker itself: the chosen alternative *is* this field's value.
-            sub = self.build_child(self.ctx, variant.schema, self.name, True, self.path)
-            sub.label = variant.title
-            if sub.help == self.help:
-                sub.help = ""
-            out.append(sub)
-        return out
+            found = self.build_child(self.ctx, self.variants[index].schema, self.name, True, self.path)
+            found.label = self.variants[index].title
+            if found.help == self.help:
+                found.help = ""
+            cache[index] = found
+        return found
+
+    def built_options(self) -> list[Field]:
+        """The alternatives built so far."""
+        cache: dict[int, Field] = self.__dict__.get("_options", {})
+        return list(cache.values())
+
+    @property
+    def options(self) -> list[Field]:
+        """All alternatives' fields (builds every one: prefer `option(i)`)."""
+        return [self.option(i) for i in range(len(self.variants))]
 
     def discriminator_value(self, index: int) -> Any:
         if self.discriminator is None:
             return MISSING
-        option = self.options[index]
+        option = self.option(index)
         if isinstance(option, ObjectField):
             prop = option.property_field(self.discriminator)
             if isinstance(prop, ConstField):
@@ -306,10 +317,10 @@ class VariantField(Field):
             return self.default
         if not self.required or depth > MAX_DEFAULT_DEPTH or not self.variants:
             return MISSING
-        return self.options[0].initial_value(depth + 1)
+        return self.option(0).initial_value(depth + 1)
 
     def accepts(self, value: Any) -> bool:
-        return any(option.accepts(value) for option in self.options)
+        return any(self.option(i).accepts(value) for i in range(len(self.variants)))
 
 
 @dataclass(eq=False)

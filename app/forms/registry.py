@@ -90,12 +90,46 @@ SECRET_NAMES = frozenset(
     {"password", "passwd", "pwd", "secret", "token", "apikey", "passphrase", "privatekey", "clientsecret"}
 )
 SECRET_SUFFIXES = (
-    "password", "passwd", "secret", "apikey", "accesstoken", "authtoken", "apitoken", "bearertoken",
-    "refreshtoken", "privatekey", "passphrase", "secretkey", "accesskey", "sessiontoken", "idtoken",
+    "password",
+    "passwd",
+    "secret",
+    "apikey",
+    "accesstoken",
+    "authtoken",
+    "apitoken",
+    "bearertoken",
+    "refreshtoken",
+    "privatekey",
+    "passphrase",
+    "secretkey",
+    "accesskey",
+    "sessiontoken",
+    "idtoken",
 )
 MULTILINE_NAMES = frozenset(
-    {"body", "content", "text", "code", "script", "query", "sql", "prompt", "markdown", "html", "message",
-     "comment", "notes", "instructions", "template", "source", "cypher", "diff", "patch", "yaml", "json"}
+    {
+        "body",
+        "content",
+        "text",
+        "code",
+        "script",
+        "query",
+        "sql",
+        "prompt",
+        "markdown",
+        "html",
+        "message",
+        "comment",
+        "notes",
+        "instructions",
+        "template",
+        "source",
+        "cypher",
+        "diff",
+        "patch",
+        "yaml",
+        "json",
+    }
 )
 MULTILINE_MIN_MAX_LENGTH = 500
 
@@ -530,8 +564,11 @@ def _json(spec: Spec) -> Field:
 
 
 def _is_null_schema(node: Any) -> bool:
-    return isinstance(node, dict) and (node.get("type") == "null" or node.get("const", MISSING) is None) and (
-        set(node) <= {"type", "const", "description", "title"})
+    return (
+        isinstance(node, dict)
+        and (node.get("type") == "null" or node.get("const", MISSING) is None)
+        and (set(node) <= {"type", "const", "description", "title"})
+    )
 
 
 def split_nullable(ctx: SchemaContext, schema: Schema) -> tuple[Schema, bool]:
@@ -562,8 +599,15 @@ def split_nullable(ctx: SchemaContext, schema: Schema) -> tuple[Schema, bool]:
     return schema, False
 
 
-def _common(ctx: SchemaContext, schema: Schema, kind: str, name: str | None, required: bool,
-            nullable: bool, path: tuple[str | int, ...]) -> dict[str, Any]:
+def _common(
+    ctx: SchemaContext,
+    schema: Schema,
+    kind: str,
+    name: str | None,
+    required: bool,
+    nullable: bool,
+    path: tuple[str | int, ...],
+) -> dict[str, Any]:
     title = schema.get("title")
     description = schema.get("description")
     examples = schema.get("examples")
@@ -589,8 +633,9 @@ def _common(ctx: SchemaContext, schema: Schema, kind: str, name: str | None, req
     }
 
 
-def build_field(ctx: SchemaContext, schema: Any, name: str | None, required: bool,
-                path: tuple[str | int, ...]) -> Field:
+def build_field(
+    ctx: SchemaContext, schema: Any, name: str | None, required: bool, path: tuple[str | int, ...]
+) -> Field:
     """The field for one schema node. Never raises: what cannot be shown becomes a JSON editor."""
     raw = schema if isinstance(schema, dict) else {}
     try:

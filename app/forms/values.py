@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import functools
 import json
 import re
 from typing import Any, Final
@@ -49,6 +50,7 @@ def dumps(value: Any, *, indent: int | None = None) -> str:
 _WORD_BREAK = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[_\-\s.]+")
 
 
+@functools.lru_cache(maxsize=4096)
 def humanise(name: str) -> str:
     """`maxResults` / `max_results` -> `Max results`: a label for a property without a title."""
     words = [w for w in _WORD_BREAK.split(name) if w]

@@ -1,0 +1,211 @@
+"""The editor registry and what every editor shares.
+
+An *editor* shows one field's value (a line edit, a combo box, a group of rows...). A `FieldRow` (row.py)
+wraps it with the label, help, required mark, the "null" toggle, "clear" and the error text. Editors are
+found by field kind in `EDITORS`; `register_editor("kind")` adds or replaces one.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
+
+from app.forms import Field, Form
+from app.forms.values import MISSING
+
+if TYPE_CHECKING:
+    from app.ui.forms.row import FieldRow
+
+logger = logging.getLogger(__name__)
+
+EditorFactory = Callable[[Field, "FormEnv", QWidget | None], "QWidget"]
+EDITORS: dict[str, type] = {}
+"""Field kind -> editor class (a QWidget with the `EditorMixin` interface)."""
+
+
+def register_editor(*kinds: str) -> Callable[[type], type]:
+    def wrap(cls: type) -> type:
+        for kind in kinds:
+            EDITORS[kind] = cls
+        return cls
+
+    return wrap
+
+
+class FormEnv:
+    """What all editors of one `FormWidget` share: the form model and a hook for layout changes."""
+
+    def __init__(self, form: Form) -> None:
+        self.form = form
+        self.structure_changed: Callable[[], None] = lambda: None
+        """Called when rows appear, move or vanish (the form re-threads the tab order)."""
+
+    def make_editor(self, field: Field, parent: QWidget | None) -> Any:
+        cls = EDITORS.get(field.kind) or EDITORS["json"]
+        return cls(field, self, parent)
+
+    def make_row(self, field: Field, parent: QWidget | None, **options: Any) -> FieldRow:
+        from app.ui.forms.row import FieldRow
+
+        return FieldRow(field, self, parent, **options)
+
+
+class EditorMixin:
+    """The interface of every editor (mixed into a QWidget subclass).
+
+    `value()` returns MISSING when the editor is empty; `set_value()` is only given values the field
+    `accepts()`; `reset()` returns to the untouched look (the default shown, nothing entered).
+    """
+
+    inline_label = False
+    """True when the editor shows the label itself (a check box's text), so the row shows no label."""
+    container = False
+    """True for editors holding other rows (objects, lists, alternatives): shown in a collapsible group."""
+
+    field: Field
+    env: FormEnv
+
+    def notify(self) -> None:
+        """Called when the user changed the value; the owning row replaces it with its own handler.
+
+        Internal changes travel through plain callbacks, not Qt signals: connecting a signal to a Python
+        slot costs about 0.1 ms, and a large form has hundreds of them.
+        """
+
+    def _edited(self, *_args: Any) -> None:
+        self.notify()
+
+    def value(self) -> Any:
+        raise NotImplementedError
+
+    def set_value(self, value: Any) -> None:
+        raise NotImplementedError
+
+    def reset(self) -> None:
+        raise NotImplementedError
+
+    def is_empty(self) -> bool:
+        return self.value() is MISSING
+
+    def focus_chain(self) -> list[QWidget]:
+        return [self] if isinstance(self, QWidget) else []
+
+    def set_access_name(self, name: str) -> None:
+        if isinstance(self, QWidget):
+            self.setAccessibleName(name)
+
+    def child_row(self, key: str | int) -> FieldRow | None:
+        return None
+
+    def child_items(self) -> list[tuple[str | int | None, FieldRow]]:
+        """Rows inside this editor with their key in the value (None: same place, as for alternatives)."""
+        return []
+
+    def local_errors(self) -> list[str]:
+        """Problems only the editor knows (text that is not a number, JSON that does not parse)."""
+        return []
+
+    def set_enabled_for_value(self, enabled: bool) -> None:
+        if isinstance(self, QWidget):
+            self.setEnabled(enabled)
+
+
+# --- plain-text labels -------------------------------------------------------------------------------
+
+HELP_PREVIEW_CHARS = 180
+
+
+def plain_label(text: str, parent: QWidget | None = None, *, wrap: bool = True) -> QLabel:
+    """A label that never interprets `text` as HTML (server text: `<a href>` and `<img>` stay literal)."""
+    label = QLabel(parent)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setText(text)
+    label.setWordWrap(wrap)
+    return label
+
+
+_ERROR_PALETTE: QPalette | None = None
+
+
+def mark_as_error(label: QLabel) -> None:
+    """Error text colour through a shared palette (style sheets make every widget slower to build)."""
+    global _ERROR_PALETTE
+    if _ERROR_PALETTE is None:
+        _ERROR_PALETTE = QPalette(label.palette())
+        _ERROR_PALETTE.setColor(QPalette.ColorRole.WindowText, QColor("#b00020"))
+    label.setPalette(_ERROR_PALETTE)
+
+
+def mark_as_hint(label: QLabel) -> None:
+    label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+
+
+class HelpText(QWidget):
+    """A field's description: plain text, wrapped; a long one shows its start and a "More" button."""
+
+    def __init__(self, text: str, owner: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._text = text.strip()
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        self.label = plain_label("", self)
+        self.label.setObjectName("formHelp")
+        self.label.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        mark_as_hint(self.label)
+        self.label.setAccessibleName(f"Help for {owner}")
+        layout.addWidget(self.label, 1)
+        self.more: QToolButton | None = None
+        if len(self._text) > HELP_PREVIEW_CHARS or self._text.count("\n") > 2:
+            self.more = QToolButton(self)
+            self.more.setAutoRaise(True)
+            self.more.setCheckable(True)
+            self.more.setAccessibleName(f"Show all help for {owner}")
+            self.more.toggled.connect(self._show)
+            layout.addWidget(self.more, 0, Qt.AlignmentFlag.AlignTop)
+        self._show(False)
+
+    def _show(self, full: bool) -> None:
+        if self.more is None or full:
+            self.label.setText(self._text)
+        else:
+            first = self._text.split("\n", 1)[0]
+            cut = first[:HELP_PREVIEW_CHARS].rstrip()
+            self.label.setText(cut + "…")
+        if self.more is not None:
+            self.more.setText("Less" if full else "More")
+
+    @property
+    def expanded(self) -> bool:
+        return self.more is None or self.more.isChecked()
+
+
+def make_help(text: str, owner: str, parent: QWidget | None = None) -> QWidget:
+    """Help under a field: a bare label when short (cheap), a `HelpText` with "More" when long."""
+    text = text.strip()
+    if len(text) > HELP_PREVIEW_CHARS or text.count("\n") > 2:
+        return HelpText(text, owner, parent)
+    label = plain_label(text, parent)
+    label.setObjectName("formHelp")
+    mark_as_hint(label)
+    label.setAccessibleName(f"Help for {owner}")
+    return label
+
+
+def vbox(widget: QWidget, spacing: int = 4) -> QVBoxLayout:
+    layout = QVBoxLayout(widget)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.setSpacing(spacing)
+    return layout
+
+
+def hbox(widget: QWidget | None = None, spacing: int = 4) -> QHBoxLayout:
+    layout = QHBoxLayout(widget) if widget is not None else QHBoxLayout()
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.setSpacing(spacing)
+    return layout

@@ -1,0 +1,627 @@
+"""Editors that hold other rows: objects (plus their key/value map), lists, multi-select, alternatives."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtWidgets import (
+    QFrame,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QToolButton,
+    QWidget,
+)
+
+from app.forms import ArrayField, Field, MultiChoiceField, ObjectField, VariantField
+from app.forms.registry import build_field
+from app.forms.values import MISSING, json_equal
+from app.ui.forms.base import EditorMixin, FormEnv, hbox, plain_label, register_editor, vbox
+from app.ui.forms.row import FieldRow
+from app.ui.forms.scalar_editors import _NoWheelCombo
+
+logger = logging.getLogger(__name__)
+
+
+def _indent(widget: QWidget) -> None:
+    """Nested groups sit a little to the right, with a line on the left, so the nesting can be seen."""
+    widget.setContentsMargins(12, 2, 0, 4)
+
+
+class _Entries(QWidget):
+    """Rows with "move up / move down / remove" buttons and an "Add" button: shared by lists and maps."""
+
+    def __init__(self, owner: str, add_text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.owner = owner
+        self._layout = vbox(self, 4)
+        self.entries: list[QWidget] = []
+        self.add_button = QPushButton(add_text, self)
+        self.add_button.setAccessibleName(f"{add_text} to {owner}")
+        self.add_button.setAutoDefault(False)
+        line = hbox(None)
+        line.addWidget(self.add_button)
+        line.addStretch(1)
+        self._layout.addLayout(line)
+
+    def insert(self, entry: QWidget) -> None:
+        self._layout.insertWidget(len(self.entries), entry)
+        self.entries.append(entry)
+
+    def remove(self, entry: QWidget) -> None:
+        self.entries.remove(entry)
+        self._layout.removeWidget(entry)
+        entry.hide()
+        entry.deleteLater()
+
+    def move(self, entry: QWidget, delta: int) -> bool:
+        index = self.entries.index(entry)
+        target = index + delta
+        if not 0 <= target < len(self.entries):
+            return False
+        self.entries.insert(target, self.entries.pop(index))
+        self._layout.removeWidget(entry)
+        self._layout.insertWidget(target, entry)
+        return True
+
+    def clear_all(self) -> None:
+        for entry in list(self.entries):
+            self.remove(entry)
+
+
+def _small_button(text: str, tip: str, parent: QWidget) -> QToolButton:
+    button = QToolButton(parent)
+    button.setText(text)
+    button.setToolTip(tip)
+    button.setAutoRaise(True)
+    return button
+
+
+@register_editor("object")
+class ObjectEditor(QFrame, EditorMixin):
+    """Named properties as rows; extra keys (additionalProperties, or keys the schema does not name) in a
+    key/value editor below them.
+    """
+
+    container = True
+
+    def __init__(self, field: Field, env: FormEnv, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        assert isinstance(field, ObjectField)
+        self.field: ObjectField = field
+        self.env = env
+        self.row: FieldRow | None = None
+        path = parent.path if isinstance(parent, FieldRow) else field.path
+        self.path = path
+        if path:
+            _indent(self)
+            self.setFrameShape(QFrame.Shape.NoFrame)
+        self._layout = vbox(self, 8)
+        self.rows: dict[str, FieldRow] = {}
+        for prop in field.properties:
+            name = prop.name or ""
+            row = env.make_row(prop, self, path=(*path, name))
+            row.on_changed = self.notify
+            self._layout.addWidget(row)
+            self.rows[name] = row
+        self.map: MapEditor | None = None
+        if field.additional_field is not None:
+            self._make_map(field.additional_field, "Other properties")
+        if not field.properties and field.additional_field is None:
+            self._layout.addWidget(plain_label("No settings.", self))
+
+    def _make_map(self, value_field: Field, title: str) -> MapEditor:
+        if self.map is None:
+            self.map = MapEditor(
+                value_field, self.env, self, owner=self.row_label(), path=self.path, title=title
+            )
+            self.map.on_changed = self.notify
+            self._layout.addWidget(self.map)
+            self.env.structure_changed()
+        return self.map
+
+    def row_label(self) -> str:
+        return self.row.label_text if self.row is not None else self.field.label
+
+    def value(self) -> Any:
+        out: dict[str, Any] = {}
+        for name, row in self.rows.items():
+            item = row.value()
+            if item is not MISSING:
+                out[name] = item
+        if self.map is not None:
+            for key, item in self.map.items():
+                out.setdefault(key, item)
+        return out
+
+    def set_value(self, value: Any) -> None:
+        for name, row in self.rows.items():
+            row.set_value(value.get(name, MISSING))
+        extra = {k: v for k, v in value.items() if k not in self.rows}
+        if extra and self.map is None:
+            # Keys the schema does not name are kept and shown, never dropped.
+            self._make_map(build_field(self.env.form.context, {}, None, True, self.path), "Other properties")
+        if self.map is not None:
+            self.map.set_items(extra)
+
+    def reset(self) -> None:
+        for row in self.rows.values():
+            row.reset()
+        if self.map is not None:
+            self.map.set_items({})
+
+    def is_empty(self) -> bool:
+        return False
+
+    def focus_chain(self) -> list[QWidget]:
+        chain: list[QWidget] = []
+        for row in self.rows.values():
+            chain.extend(row.focus_chain())
+        if self.map is not None:
+            chain.extend(self.map.focus_chain())
+        return chain
+
+    def set_access_name(self, name: str) -> None:
+        self.setAccessibleName(name)
+
+    def child_row(self, key: str | int) -> FieldRow | None:
+        if isinstance(key, str) and key in self.rows:
+            return self.rows[key]
+        return self.map.child_row(key) if self.map is not None else None
+
+    def child_items(self) -> list[tuple[str | int | None, FieldRow]]:
+        items: list[tuple[str | int | None, FieldRow]] = list(self.rows.items())
+        if self.map is not None:
+            items.extend(self.map.child_items())
+        return items
+
+    def set_enabled_for_value(self, enabled: bool) -> None:
+        self.setEnabled(enabled)
+
+
+class MapEditor(QWidget):
+    """Key/value pairs for `additionalProperties`, values typed by its schema; `on_changed()` is called
+    when the user adds, removes, renames or edits an entry."""
+
+    def __init__(
+        self,
+        value_field: Field,
+        env: FormEnv,
+        parent: QWidget | None,
+        *,
+        owner: str,
+        path: tuple[str | int, ...],
+        title: str,
+    ) -> None:
+        super().__init__(parent)
+        self.value_field, self.env, self.owner, self.path = value_field, env, owner, path
+        self.on_changed: Callable[[], None] = lambda: None
+        layout = vbox(self, 4)
+        heading = plain_label(title, self)
+        layout.addWidget(heading)
+        self.entries = _Entries(owner, "Add entry", self)
+        self.entries.add_button.clicked.connect(self._on_add)
+        layout.addWidget(self.entries)
+        self._keys: dict[QWidget, QLineEdit] = {}
+        self._rows: dict[QWidget, FieldRow] = {}
+
+    def _add(self, key: str, value: Any) -> QWidget:
+        entry = QWidget(self.entries)
+        line = hbox(entry, 4)
+        key_edit = QLineEdit(entry)
+        key_edit.setPlaceholderText("name")
+        key_edit.setText(key)
+        key_edit.setAccessibleName(f"Name of entry in {self.owner}")
+        key_edit.setMaximumWidth(220)
+        key_edit.textEdited.connect(self._on_key_edited)
+        row = self.env.make_row(
+            self.value_field,
+            entry,
+            path=(*self.path, key),
+            label=f"Value of {key or 'entry'}",
+            show_header=self.value_field.kind in ("object", "array", "variants"),
+        )
+        row.set_value(value)
+        row.on_changed = lambda: self.on_changed()
+        remove = _small_button("✕", "Remove this entry", entry)
+        remove.setAccessibleName(f"Remove entry {key} from {self.owner}")
+        remove.clicked.connect(lambda: self._on_remove(entry))
+        line.addWidget(key_edit, 0, Qt.AlignmentFlag.AlignTop)
+        line.addWidget(row, 1)
+        line.addWidget(remove, 0, Qt.AlignmentFlag.AlignTop)
+        self._keys[entry] = key_edit
+        self._rows[entry] = row
+        self.entries.insert(entry)
+        return entry
+
+    @Slot()
+    def _on_add(self) -> None:
+        entry = self._add("", self.value_field.initial_value())
+        self._keys[entry].setFocus()
+        self.env.structure_changed()
+        self.on_changed()
+
+    def _on_remove(self, entry: QWidget) -> None:
+        self._keys.pop(entry)
+        self._rows.pop(entry)
+        self.entries.remove(entry)
+        self.env.structure_changed()
+        self.on_changed()
+
+    @Slot()
+    def _on_key_edited(self) -> None:
+        for entry, key_edit in self._keys.items():
+            self._rows[entry].path = (*self.path, key_edit.text())
+        self.on_changed()
+
+    def items(self) -> list[tuple[str, Any]]:
+        out = []
+        for entry in self.entries.entries:
+            key = self._keys[entry].text()
+            value = self._rows[entry].value()
+            if value is MISSING:
+                if not key:
+                    continue
+                value = None
+            out.append((key, value))
+        return out
+
+    def set_items(self, items: dict[str, Any]) -> None:
+        self.entries.clear_all()
+        self._keys.clear()
+        self._rows.clear()
+        for key, value in items.items():
+            self._add(key, value)
+        self.env.structure_changed()
+
+    def focus_chain(self) -> list[QWidget]:
+        chain: list[QWidget] = []
+        for entry in self.entries.entries:
+            chain.append(self._keys[entry])
+            chain.extend(self._rows[entry].focus_chain())
+            chain.extend(entry.findChildren(QToolButton, options=Qt.FindChildOption.FindDirectChildrenOnly))
+        chain.append(self.entries.add_button)
+        return chain
+
+    def child_row(self, key: str | int) -> FieldRow | None:
+        for entry, key_edit in self._keys.items():
+            if key_edit.text() == key:
+                return self._rows[entry]
+        return None
+
+    def child_items(self) -> list[tuple[str | int | None, FieldRow]]:
+        return [(self._keys[e].text(), self._rows[e]) for e in self.entries.entries]
+
+
+@register_editor("array")
+class ArrayEditor(QWidget, EditorMixin):
+    """A list: add, remove and move items; items can be anything (objects, lists, alternatives)."""
+
+    container = True
+
+    def __init__(self, field: Field, env: FormEnv, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        assert isinstance(field, ArrayField)
+        self.field: ArrayField = field
+        self.env = env
+        self.row: FieldRow | None = None
+        self.path = parent.path if isinstance(parent, FieldRow) else field.path
+        _indent(self)
+        layout = vbox(self, 4)
+        self.owner = field.label
+        self.entries = _Entries(self.owner, "Add item", self)
+        self.entries.add_button.clicked.connect(self._on_add)
+        layout.addWidget(self.entries)
+        self._rows: dict[QWidget, FieldRow] = {}
+        self._buttons: dict[QWidget, list[QToolButton]] = {}
+        if field.max_items is not None or field.min_items is not None:
+            bounds = []
+            if field.min_items:
+                bounds.append(f"at least {field.min_items}")
+            if field.max_items is not None:
+                bounds.append(f"at most {field.max_items}")
+            self.entries.add_button.setToolTip("Items: " + ", ".join(bounds))
+
+    def _item_is_container(self) -> bool:
+        return self.field.item_field.kind in ("object", "array", "variants")
+
+    def _add(self, value: Any) -> QWidget:
+        entry = QWidget(self.entries)
+        line = hbox(entry, 2)
+        index = len(self.entries.entries)
+        row = self.env.make_row(
+            self.field.item_field,
+            entry,
+            path=(*self.path, index),
+            label=self._label(index),
+            show_header=self._item_is_container(),
+            expanded=True,
+        )
+        row.set_value(value)
+        row.on_changed = self.notify
+        line.addWidget(row, 1)
+        buttons = []
+        for text, tip, handler in (
+            ("↑", "Move up", lambda: self._on_move(entry, -1)),
+            ("↓", "Move down", lambda: self._on_move(entry, 1)),
+            ("✕", "Remove", lambda: self._on_remove(entry)),
+        ):
+            button = _small_button(text, tip, entry)
+            button.clicked.connect(handler)
+            line.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
+            buttons.append(button)
+        self._rows[entry] = row
+        self._buttons[entry] = buttons
+        self.entries.insert(entry)
+        self._renumber()
+        return entry
+
+    def _label(self, index: int) -> str:
+        return f"{self.owner} item {index + 1}"
+
+    def _renumber(self) -> None:
+        count = len(self.entries.entries)
+        for index, entry in enumerate(self.entries.entries):
+            row = self._rows[entry]
+            row.path = (*self.path, index)
+            label = self._label(index)
+            row.set_label(label)
+            up, down, remove = self._buttons[entry]
+            up.setAccessibleName(f"Move {label} up")
+            down.setAccessibleName(f"Move {label} down")
+            remove.setAccessibleName(f"Remove {label}")
+            up.setEnabled(index > 0)
+            down.setEnabled(index < count - 1)
+        full = self.field.max_items is not None and count >= self.field.max_items
+        self.entries.add_button.setEnabled(not full)
+
+    @Slot()
+    def _on_add(self) -> None:
+        initial = self.field.item_field.initial_value()
+        entry = self._add(initial)
+        self.env.structure_changed()
+        self._rows[entry].focus_target().setFocus()
+        self.notify()
+
+    def _on_remove(self, entry: QWidget) -> None:
+        self._rows.pop(entry)
+        self._buttons.pop(entry)
+        self.entries.remove(entry)
+        self._renumber()
+        self.env.structure_changed()
+        self.notify()
+
+    def _on_move(self, entry: QWidget, delta: int) -> None:
+        if self.entries.move(entry, delta):
+            self._renumber()
+            self.env.structure_changed()
+            button = self._buttons[entry][0 if delta < 0 else 1]
+            (button if button.isEnabled() else self._rows[entry].focus_target()).setFocus()
+            self.notify()
+
+    def value(self) -> Any:
+        out = []
+        for entry in self.entries.entries:
+            item = self._rows[entry].value()
+            out.append(None if item is MISSING else item)
+        return out
+
+    def set_value(self, value: Any) -> None:
+        self.entries.clear_all()
+        self._rows.clear()
+        self._buttons.clear()
+        for item in value:
+            self._add(item)
+        self.env.structure_changed()
+
+    def reset(self) -> None:
+        default = self.field.default
+        self.set_value(default if isinstance(default, list) else [])
+
+    def is_empty(self) -> bool:
+        return False
+
+    def set_access_name(self, name: str) -> None:
+        self.setAccessibleName(name)
+        if self.owner != name:
+            self.owner = name
+            self.entries.add_button.setAccessibleName(f"Add item to {name}")
+            self._renumber()
+
+    def focus_chain(self) -> list[QWidget]:
+        chain: list[QWidget] = []
+        for entry in self.entries.entries:
+            chain.extend(self._rows[entry].focus_chain())
+            chain.extend(self._buttons[entry])
+        chain.append(self.entries.add_button)
+        return chain
+
+    def child_row(self, key: str | int) -> FieldRow | None:
+        if isinstance(key, int) and 0 <= key < len(self.entries.entries):
+            return self._rows[self.entries.entries[key]]
+        return None
+
+    def child_items(self) -> list[tuple[str | int | None, FieldRow]]:
+        return [(i, self._rows[e]) for i, e in enumerate(self.entries.entries)]
+
+
+@register_editor("multichoice")
+class MultiChoiceEditor(QListWidget, EditorMixin):
+    """Several values from a list (an array of enums): tick boxes, sent in list order."""
+
+    def __init__(self, field: Field, env: FormEnv, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        assert isinstance(field, MultiChoiceField)
+        self.field: MultiChoiceField = field
+        self.env = env
+        self._quiet = False
+        self.setUniformItemSizes(True)
+        for choice in field.choices:
+            item = QListWidgetItem(choice.label, self)
+            item.setFlags(
+                Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+            )
+            item.setCheckState(Qt.CheckState.Unchecked)
+        rows = min(max(len(field.choices), 1), 8)
+        self.setFixedHeight(
+            self.sizeHintForRow(0) * rows + 2 * self.frameWidth() + 4 if field.choices else 40
+        )
+        self.itemChanged.connect(self._on_item_changed)
+        bounds = []
+        if field.min_items:
+            bounds.append(f"at least {field.min_items}")
+        if field.max_items is not None:
+            bounds.append(f"at most {field.max_items}")
+        if bounds:
+            self.setToolTip("Choose " + " and ".join(bounds))
+
+    @Slot(QListWidgetItem)
+    def _on_item_changed(self, _item: QListWidgetItem) -> None:
+        if not self._quiet:
+            self.notify()
+
+    def value(self) -> Any:
+        return [
+            c.value
+            for i, c in enumerate(self.field.choices)
+            if self.item(i).checkState() == Qt.CheckState.Checked
+        ]
+
+    def set_value(self, value: Any) -> None:
+        self._quiet = True
+        try:
+            for i, choice in enumerate(self.field.choices):
+                ticked = any(json_equal(choice.value, v) for v in value)
+                self.item(i).setCheckState(Qt.CheckState.Checked if ticked else Qt.CheckState.Unchecked)
+        finally:
+            self._quiet = False
+
+    def reset(self) -> None:
+        default = self.field.default
+        self.set_value(default if isinstance(default, list) else [])
+
+    def is_empty(self) -> bool:
+        return False
+
+
+@register_editor("variants")
+class VariantEditor(QWidget, EditorMixin):
+    """Alternatives (`oneOf`/`anyOf`, or several types): a picker, and the chosen alternative below it.
+
+    Only alternatives the user picks are built (a schema with 147 alternatives builds one).
+    """
+
+    container = True
+
+    def __init__(self, field: Field, env: FormEnv, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        assert isinstance(field, VariantField)
+        self.field: VariantField = field
+        self.env = env
+        self.row: FieldRow | None = None
+        self.path = parent.path if isinstance(parent, FieldRow) else field.path
+        layout = vbox(self, 4)
+        line = hbox(None)
+        self.kind_label = plain_label("Kind:", self, wrap=False)
+        self.picker = _NoWheelCombo(self)
+        self.picker.addItems([v.title for v in field.variants])
+        self.picker.setMaxVisibleItems(20)
+        self.picker.setSizeAdjustPolicy(_NoWheelCombo.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.picker.setMinimumContentsLength(16)
+        line.addWidget(self.kind_label)
+        line.addWidget(self.picker, 1)
+        layout.addLayout(line)
+        self.rows: dict[int, FieldRow] = {}
+        self._layout = layout
+        self.current = -1
+        self.picker.activated.connect(self._on_picked)
+        self._show(0)
+
+    def _option_row(self, index: int) -> FieldRow:
+        row = self.rows.get(index)
+        if row is None:
+            option = self.field.option(index)
+            row = self.env.make_row(option, self, path=self.path, label=self.field.label, show_header=False)
+            row.on_changed = self.notify
+            self._layout.addWidget(row)
+            self.rows[index] = row
+            if option.kind in ("object", "array"):
+                row.setContentsMargins(0, 0, 0, 0)
+        return row
+
+    def _show(self, index: int) -> None:
+        if index == self.current or not self.field.variants:
+            return
+        for i, row in self.rows.items():
+            if i != index:
+                row.setVisible(False)
+        self.current = index
+        row = self._option_row(index)
+        if row.isHidden():
+            row.setVisible(True)
+        if self.picker.currentIndex() != index:
+            self.picker.setCurrentIndex(index)
+        self.env.structure_changed()
+
+    @Slot(int)
+    def _on_picked(self, index: int) -> None:
+        self._show(index)
+        self.notify()
+
+    def pick_for(self, value: Any) -> int | None:
+        """The alternative that fits `value`: by discriminator, else the first that validates, else the
+        first whose field can show it."""
+        field = self.field
+        if field.discriminator is not None and isinstance(value, dict) and field.discriminator in value:
+            for i in range(len(field.variants)):
+                if json_equal(field.discriminator_value(i), value[field.discriminator]):
+                    return i
+        fitting = [i for i in range(len(field.variants)) if field.option(i).accepts(value)]
+        for i in fitting:
+            if self.env.form.validate_at(field.variants[i].schema, value):
+                return i
+        return fitting[0] if fitting else None
+
+    def value(self) -> Any:
+        if self.current < 0:
+            return MISSING
+        return self.rows[self.current].value()
+
+    def set_value(self, value: Any) -> None:
+        if self.current >= 0 and json_equal(self.rows[self.current].value(), value):
+            return  # already showing it (the initial value of a new form comes from the first alternative)
+        index = self.pick_for(value)
+        if index is None:
+            return
+        self._show(index)
+        self.rows[index].set_value(value)
+
+    def reset(self) -> None:
+        self._show(0)
+        for row in self.rows.values():
+            row.reset()
+
+    def is_empty(self) -> bool:
+        return self.value() is MISSING
+
+    def set_access_name(self, name: str) -> None:
+        self.setAccessibleName(name)
+        self.picker.setAccessibleName(f"Kind of {name}")
+
+    def focus_chain(self) -> list[QWidget]:
+        chain: list[QWidget] = [self.picker]
+        if self.current >= 0:
+            chain.extend(self.rows[self.current].focus_chain())
+        return chain
+
+    def child_row(self, key: str | int) -> FieldRow | None:
+        if self.current < 0:
+            return None
+        return self.rows[self.current].child_row(key)
+
+    def child_items(self) -> list[tuple[str | int | None, FieldRow]]:
+        return [(None, self.rows[self.current])] if self.current >= 0 else []

@@ -1,0 +1,230 @@
+"""`FormWidget`: the form for one schema, with a raw JSON view of the same arguments kept in step."""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QLabel, QScrollArea, QTabWidget, QWidget
+
+from app.forms import FieldError, Form, JsonField, ObjectField, build_form
+from app.forms.masking import mask_secrets, unmask_secrets
+from app.forms.values import MISSING
+from app.ui.forms import container_editors, scalar_editors  # noqa: F401  (registers the editors)
+from app.ui.forms.base import FormEnv, mark_as_error, plain_label, vbox
+from app.ui.forms.json_view import JsonView
+from app.ui.forms.row import FieldRow
+
+logger = logging.getLogger(__name__)
+
+Path = tuple[str | int, ...]
+
+
+class FormWidget(QWidget):
+    """A form for a tool's `inputSchema` (any JSON Schema): fields, and the same arguments as JSON.
+
+    Enter in a field never reaches a dialog's default button (it does not run the tool); Ctrl+Enter does.
+
+    Signals:
+    value_changed(): the arguments changed: edited in the fields or the JSON view, or by `set_value()`.
+    """
+
+    value_changed = Signal()
+
+    def __init__(self, schema: Any, parent: QWidget | None = None, *, form: Form | None = None) -> None:
+        super().__init__(parent)
+        self.form = form if form is not None else build_form(schema)
+        self.env = FormEnv(self.form)
+        self.env.structure_changed = self._on_structure_changed
+        self._batch = 0
+        self._tab_order_dirty = False
+        self._from_json = False
+        self.setAccessibleName("Arguments form")
+
+        layout = vbox(self, 4)
+        self.tabs = QTabWidget(self)
+        self.tabs.setAccessibleName("Form or JSON")
+        self.tabs.setDocumentMode(True)
+        layout.addWidget(self.tabs, 1)
+
+        self.scroll = QScrollArea(self.tabs)
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.scroll.setAccessibleName("Fields")
+        content = QWidget(self.scroll)
+        content_layout = vbox(content, 8)
+        content_layout.setContentsMargins(8, 8, 8, 8)
+        self._batch += 1
+        try:
+            self.root = FieldRow(self.form.root, self.env, content, path=(), show_header=False)
+        finally:
+            self._batch -= 1
+        self.root.on_changed = self._on_fields_changed
+        content_layout.addWidget(self.root)
+        content_layout.addStretch(1)
+        self.scroll.setWidget(content)
+        self.tabs.addTab(self.scroll, "Form")
+
+        self.json_view: JsonView | None = None
+        self._json_page = QWidget(self.tabs)
+        vbox(self._json_page, 0)
+        self.tabs.addTab(self._json_page, "JSON")
+        self.tabs.currentChanged.connect(self._on_tab_changed)
+
+        self.form_errors: QLabel = plain_label("", self)
+        self.form_errors.setObjectName("formErrors")
+        mark_as_error(self.form_errors)
+        self.form_errors.setAccessibleName("Problems with the arguments")
+        self.form_errors.hide()
+        layout.addWidget(self.form_errors)
+        self._apply_tab_order()
+
+    # -- value -------------------------------------------------------------------------------------------
+
+    def value(self) -> Any:
+        """The arguments to send: untouched optional fields are left out."""
+        value = self.root.value()
+        if value is MISSING:
+            return {} if isinstance(self.form.root, ObjectField | JsonField) else None
+        return value
+
+    def set_value(self, value: Any) -> None:
+        """Show `value` in the fields (and the JSON view). Values the fields cannot show become JSON."""
+        self._batch += 1
+        try:
+            self.root.set_value(value)
+        finally:
+            self._batch -= 1
+        self._apply_tab_order()
+        self._sync_json()
+        self.value_changed.emit()
+
+    # -- errors ------------------------------------------------------------------------------------------
+
+    def errors(self) -> list[FieldError]:
+        """Everything that blocks sending: unreadable input first, then schema validation."""
+        local = self.root.local_errors(())
+        if self.json_view is not None and self.json_view.error and self.tabs.currentIndex() == 1:
+            local.insert(0, FieldError((), f"The JSON does not parse: {self.json_view.error}", "json"))
+        bad_paths = {e.path for e in local}
+        checked = [e for e in self.form.validate(self.value()) if e.path not in bad_paths]
+        return local + checked
+
+    def _route(self, path: Path) -> tuple[FieldRow, Path]:
+        """The deepest row along `path`, and what is left of the path below it."""
+        row = self.root
+        for depth, key in enumerate(path):
+            child = row.child_row(key)
+            if child is None:
+                return row, path[depth:]
+            row = child
+        return row, ()
+
+    def show_errors(self, errors: list[FieldError] | None = None) -> None:
+        """Show each error at its field (the current `errors()` when none are given)."""
+        errors = self.errors() if errors is None else errors
+        self._batch += 1
+        try:
+            self.root.clear_all_errors()
+            by_row: dict[FieldRow, list[str]] = {}
+            top: list[str] = []
+            for error in errors:
+                row, rest = self._route(error.path)
+                where = " › ".join(str(k) for k in rest)
+                message = f"{where}: {error.message}" if where else error.message
+                if row is self.root:
+                    top.append(message)
+                else:
+                    by_row.setdefault(row, []).append(message)
+            for row, messages in by_row.items():
+                row.show_errors(messages)
+        finally:
+            self._batch -= 1
+        self._apply_tab_order()
+        self.form_errors.setText("\n".join(dict.fromkeys(top)))
+        self.form_errors.setVisible(bool(top))
+        self._shown_errors = errors
+
+    def focus_first_error(self) -> bool:
+        """Move the keyboard focus to the first field (in form order) with an error; False if none."""
+        errors = getattr(self, "_shown_errors", None) or self.errors()
+        if not errors:
+            return False
+        order = {id(row): i for i, row in enumerate(self._rows_in_order())}
+        routed = [self._route(e.path)[0] for e in errors]
+        row = min(routed, key=lambda r: order.get(id(r), len(order)))
+        if self.tabs.currentIndex() != 0 and not (
+            row is self.root and self.json_view and self.json_view.error
+        ):
+            self.tabs.setCurrentIndex(0)
+        if row is self.root and self.json_view is not None and self.json_view.error:
+            self.json_view.focus()
+            return True
+        self.scroll.ensureWidgetVisible(row)
+        row.focus_target().setFocus(Qt.FocusReason.OtherFocusReason)
+        return True
+
+    def _rows_in_order(self) -> list[FieldRow]:
+        out: list[FieldRow] = []
+        stack = [self.root]
+        while stack:
+            row = stack.pop()
+            out.append(row)
+            stack.extend(reversed([r for _k, r in row.child_items()]))
+        return out
+
+    # -- JSON view ---------------------------------------------------------------------------------------
+
+    @Slot(int)
+    def _on_tab_changed(self, index: int) -> None:
+        if index == 1 and self.json_view is None:
+            self.json_view = JsonView(self._json_page)
+            self.json_view.value_edited.connect(self._on_json_edited)
+            self._json_page.layout().addWidget(self.json_view)
+        self._sync_json()
+
+    def _sync_json(self) -> None:
+        if self.json_view is not None and self.tabs.currentIndex() == 1 and not self._from_json:
+            self.json_view.show_value(mask_secrets(self.value(), self.form.root))
+
+    @Slot(object)
+    def _on_json_edited(self, parsed: Any) -> None:
+        value = unmask_secrets(parsed, self.value(), self.form.root)
+        self._from_json = True
+        try:
+            self.set_value(value)
+        finally:
+            self._from_json = False
+
+    @Slot()
+    def _on_fields_changed(self) -> None:
+        self._sync_json()
+        self.value_changed.emit()
+
+    # -- keyboard ----------------------------------------------------------------------------------------
+
+    def _on_structure_changed(self) -> None:
+        if self._batch:
+            self._tab_order_dirty = True
+        else:
+            self._apply_tab_order()
+
+    def _apply_tab_order(self) -> None:
+        """Tab follows the form top to bottom, also through groups built later (opened, added items)."""
+        self._tab_order_dirty = False
+        chain = [w for w in self.root.focus_chain() if w.focusPolicy() & Qt.FocusPolicy.TabFocus]
+        for first, second in itertools.pairwise(chain):
+            QWidget.setTabOrder(first, second)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        # A line edit ignores Enter so it travels up to the dialog's default button: stop it here, so
+        # Enter in a field never runs the tool. Ctrl+Enter still goes up (a deliberate "run").
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not (
+            event.modifiers() & Qt.KeyboardModifier.ControlModifier
+        ):
+            event.accept()
+            return
+        super().keyPressEvent(event)

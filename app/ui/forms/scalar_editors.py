@@ -1,0 +1,515 @@
+"""Editors for single values: text (plain, multi-line, secret, formats), numbers, yes/no, pick lists, JSON."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import uuid
+from typing import Any
+
+from PySide6.QtCore import QDate, QStringListModel, Qt, Slot
+from PySide6.QtGui import QFontDatabase, QKeyEvent
+from PySide6.QtWidgets import (
+    QCalendarWidget,
+    QCheckBox,
+    QComboBox,
+    QCompleter,
+    QLineEdit,
+    QMenu,
+    QPlainTextEdit,
+    QToolButton,
+    QWidget,
+    QWidgetAction,
+)
+
+from app.forms import ChoiceField, ConstField, Field, NumberField, TextField
+from app.forms.values import MISSING, dumps
+from app.ui.forms.base import EditorMixin, FormEnv, hbox, register_editor
+
+FORMAT_HINTS = {
+    "date": "YYYY-MM-DD",
+    "datetime": "YYYY-MM-DDTHH:MM:SSZ",
+    "time": "HH:MM:SS",
+    "email": "name@example.com",
+    "uri": "https://…",
+    "uuid": "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx",
+}
+
+_FORMAT_CHECKS = {
+    "date": (re.compile(r"\d{4}-\d{2}-\d{2}"), "Enter a date as YYYY-MM-DD."),
+    "datetime": (
+        re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?"),
+        "Enter a date and time such as 2026-01-31T09:30:00Z.",
+    ),
+    "time": (
+        re.compile(r"\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?"),
+        "Enter a time as HH:MM:SS.",
+    ),
+    "email": (re.compile(r"[^@\s]+@[^@\s]+"), "Enter an e-mail address such as name@example.com."),
+    "uri": (re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:\S*"), "Enter an address such as https://example.com."),
+    "uuid": (re.compile(r"[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}"), "Enter a UUID."),
+}
+"""Gentle hints while typing; the schema's own `format` check happens in validation."""
+
+
+def _format_problem(kind: str, text: str) -> list[str]:
+    check = _FORMAT_CHECKS.get(kind)
+    if check is None or not text or check[0].fullmatch(text):
+        return []
+    return [check[1]]
+
+
+def _placeholder(field: Field, hint: str = "") -> str:
+    if field.default is not MISSING and not field.required:
+        shown = field.default if isinstance(field.default, str) else dumps(field.default)
+        return f"Default: {shown}"[:120]
+    if field.placeholder:
+        return f"e.g. {field.placeholder}"[:120]
+    return hint
+
+
+class _NoWheelCombo(QComboBox):
+    """Scrolling the form must not change a pick list the pointer happens to pass over."""
+
+    def wheelEvent(self, event: Any) -> None:
+        if self.hasFocus():
+            super().wheelEvent(event)
+        else:
+            event.ignore()
+
+
+@register_editor("text", "email", "uri", "secret")
+class TextEditor(QLineEdit, EditorMixin):
+    """Reports user edits through `notify()`."""
+
+    def __init__(self, field: Field, env: FormEnv, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.field, self.env = field, env
+        self.setMaxLength(2**31 - 1)  # QLineEdit cuts text at 32,767 characters by default
+        assert isinstance(field, TextField)
+        if field.secret:
+            self.setEchoMode(QLineEdit.EchoMode.Password)
+        self.setPlaceholderText(_placeholder(field, FORMAT_HINTS.get(field.kind, "")))
+        self.textEdited.connect(self._edited)
+
+    def value(self) -> Any:
+        return self.text()
+
+    def is_empty(self) -> bool:
+        return self.text() == ""
+
+    def set_value(self, value: Any) -> None:
+        self.setText(value)
+
+    def reset(self) -> None:
+        self.clear()
+
+    def local_errors(self) -> list[str]:
+        return _format_problem(self.field.kind, self.text())
+
+
+class _ButtonedText(QWidget, EditorMixin):
+    """A line edit with one helper button (pick a date, insert now, new UUID)."""
+
+    button_text = ""
+    button_tip = ""
+
+    def __init__(self, field: Field, env: FormEnv, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.field, self.env = field, env
+        layout = hbox(self, 2)
+        self.line = QLineEdit(self)
+        self.line.setMaxLength(2**31 - 1)
+        self.line.setPlaceholderText(_placeholder(field, FORMAT_HINTS.get(field.kind, "")))
+        self.line.textEdited.connect(self._edited)
+        self.button = QToolButton(self)
+        self.button.setText(self.button_text)
+        self.button.setToolTip(self.button_tip)
+        self.button.clicked.connect(self._on_button)
+        layout.addWidget(self.line, 1)
+        layout.addWidget(self.button)
+        self.setFocusProxy(self.line)
+
+    def _fill(self, text: str) -> None:
+        self.line.setText(text)
+        self.notify()
+
+    @Slot()
+    def _on_button(self) -> None:
+        raise NotImplementedError
+
+    def value(self) -> Any:
+        return self.line.text()
+
+    def is_empty(self) -> bool:
+        return self.line.text() == ""
+
+    def set_value(self, value: Any) -> None:
+        self.line.setText(value)
+
+    def reset(self) -> None:
+        self.line.clear()
+
+    def focus_chain(self) -> list[QWidget]:
+        return [self.line, self.button]
+
+    def set_access_name(self, name: str) -> None:
+        self.setAccessibleName(name)
+        self.line.setAccessibleName(name)
+        self.button.setAccessibleName(f"{self.button_tip} for {name}")
+
+    def local_errors(self) -> list[str]:
+        return _format_problem(self.field.kind, self.line.text())
+
+
+@register_editor("date")
+class DateEditor(_ButtonedText):
+    button_text = "Pick…"
+    button_tip = "Pick a date"
+
+    @Slot()
+    def _on_button(self) -> None:
+        menu = QMenu(self)
+        calendar = QCalendarWidget(menu)
+        current = QDate.fromString(self.line.text(), "yyyy-MM-dd")
+        if current.isValid():
+            calendar.setSelectedDate(current)
+        action = QWidgetAction(menu)
+        action.setDefaultWidget(calendar)
+        menu.addAction(action)
+        calendar.clicked.connect(lambda date: (self._fill(date.toString("yyyy-MM-dd")), menu.close()))
+        menu.popup(self.button.mapToGlobal(self.button.rect().bottomLeft()))
+
+
+@register_editor("datetime")
+class DateTimeEditor(_ButtonedText):
+    button_text = "Now"
+    button_tip = "Insert the current time"
+
+    @Slot()
+    def _on_button(self) -> None:
+        self._fill(dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z"))
+
+
+@register_editor("time")
+class TimeEditor(_ButtonedText):
+    button_text = "Now"
+    button_tip = "Insert the current time"
+
+    @Slot()
+    def _on_button(self) -> None:
+        self._fill(dt.datetime.now().time().replace(microsecond=0).isoformat())
+
+
+@register_editor("uuid")
+class UuidEditor(_ButtonedText):
+    button_text = "New"
+    button_tip = "Insert a new random UUID"
+
+    @Slot()
+    def _on_button(self) -> None:
+        self._fill(str(uuid.uuid4()))
+
+
+@register_editor("multiline")
+class MultilineEditor(QPlainTextEdit, EditorMixin):
+    """Reports user edits through `notify()`."""
+
+    def __init__(self, field: Field, env: FormEnv, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.field, self.env = field, env
+        self._quiet = False
+        self.setTabChangesFocus(True)  # Tab moves on through the form; it never inserts a tab
+        self.setPlaceholderText(_placeholder(field))
+        self.setFixedHeight(self.fontMetrics().lineSpacing() * 4 + 12)
+        self.textChanged.connect(self._on_changed)
+
+    @Slot()
+    def _on_changed(self) -> None:
+        if not self._quiet:
+            self.notify()
+
+    def value(self) -> Any:
+        return self.toPlainText()
+
+    def is_empty(self) -> bool:
+        return self.document().isEmpty()
+
+    def set_value(self, value: Any) -> None:
+        self._quiet = True
+        try:
+            self.setPlainText(value)
+        finally:
+            self._quiet = False
+
+    def reset(self) -> None:
+        self.set_value("")
+
+
+@register_editor("integer", "number")
+class NumberEditor(QLineEdit, EditorMixin):
+    """Text in, exact number out (integers beyond 2**53 stay exact); Up/Down step by `multipleOf`."""
+
+    def __init__(self, field: Field, env: FormEnv, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        assert isinstance(field, NumberField)
+        self.field: NumberField = field
+        self.env = env
+        hint = field.bounds_text()
+        self.setPlaceholderText(_placeholder(field, hint or ("whole number" if field.integer else "number")))
+        if hint:
+            self.setToolTip(hint)
+        self.textEdited.connect(self._edited)
+
+    def value(self) -> Any:
+        text = self.text().strip()
+        if not text:
+            return MISSING
+        try:
+            return self.field.parse(text)
+        except ValueError:
+            return MISSING
+
+    def is_empty(self) -> bool:
+        return self.text().strip() == ""
+
+    def set_value(self, value: Any) -> None:
+        self.setText(NumberField.format_value(value))
+
+    def reset(self) -> None:
+        self.clear()
+
+    def local_errors(self) -> list[str]:
+        text = self.text().strip()
+        if not text:
+            return []
+        try:
+            self.field.parse(text)
+        except ValueError as exc:
+            return [str(exc)[:1].upper() + str(exc)[1:] + "."]
+        return []
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        step = {Qt.Key.Key_Up: 1, Qt.Key.Key_Down: -1}.get(Qt.Key(event.key()))
+        if step is None:
+            super().keyPressEvent(event)
+            return
+        current = self.value()
+        if self.text().strip() and current is MISSING:
+            return
+        self.setText(
+            NumberField.format_value(self.field.stepped(None if current is MISSING else current, step))
+        )
+        self.notify()
+
+
+@register_editor("boolean")
+class BooleanEditor(QCheckBox, EditorMixin):
+    """Reports user edits through `notify()`."""
+
+    inline_label = True
+
+    def __init__(self, field: Field, env: FormEnv, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.field, self.env = field, env
+        self.clicked.connect(self._edited)
+
+    def value(self) -> Any:
+        return self.isChecked()
+
+    def is_empty(self) -> bool:
+        return False
+
+    def set_value(self, value: Any) -> None:
+        self.setChecked(bool(value))
+
+    def reset(self) -> None:
+        self.setChecked(self.field.default is True)
+
+
+@register_editor("const", "null")
+class ConstEditor(QCheckBox, EditorMixin):
+    """A fixed value: a required one is always sent; an optional one is sent when ticked."""
+
+    inline_label = True
+
+    def __init__(self, field: Field, env: FormEnv, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.field, self.env = field, env
+        self.fixed = field.value if isinstance(field, ConstField) else None
+        self.setEnabled(not field.required)
+        self.clicked.connect(self._edited)
+
+    def setText(self, text: str) -> None:
+        shown = self.fixed if isinstance(self.fixed, str) else dumps(self.fixed)
+        super().setText(f"{text}: {shown}"[:200])
+
+    def value(self) -> Any:
+        return self.fixed if self.isChecked() else MISSING
+
+    def set_value(self, value: Any) -> None:
+        self.setChecked(True)
+
+    def reset(self) -> None:
+        self.setChecked(False)
+
+    def set_enabled_for_value(self, enabled: bool) -> None:
+        self.setEnabled(enabled and not self.field.required)
+
+
+LARGE_CHOICE_LIST = 40
+"""Longer pick lists get a type-to-search box (a completer over a model; never one widget per value)."""
+
+
+@register_editor("choice")
+class ChoiceEditor(_NoWheelCombo, EditorMixin):
+    """One value from a list of any JSON values (null included), shown by title when there is one."""
+
+    def __init__(self, field: Field, env: FormEnv, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        assert isinstance(field, ChoiceField)
+        self.field: ChoiceField = field
+        self.env = env
+        labels = [c.label for c in field.choices]
+        if len(set(labels)) != len(
+            labels
+        ):  # "1" and 1, or two equal titles: show the JSON to tell them apart
+            labels = [dumps(c.value) if labels.count(c.label) > 1 else c.label for c in field.choices]
+        self._offset = 0 if field.required else 1
+        if not field.required:
+            first = "(not set)" if field.default is MISSING else f"(default: {_choice_text(field)})"
+            labels.insert(0, first)
+        self._index = {label: i for i, label in reversed(list(enumerate(labels)))}
+        self.setModel(QStringListModel(labels, self))
+        self.setMaxVisibleItems(15)
+        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.setMinimumContentsLength(12)
+        if len(field.choices) > LARGE_CHOICE_LIST:
+            self.setEditable(True)
+            self.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+            completer = QCompleter(self.model(), self)
+            completer.setFilterMode(Qt.MatchFlag.MatchContains)
+            completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+            completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
+            self.setCompleter(completer)
+            self.lineEdit().setPlaceholderText("Type to search…")
+            self.lineEdit().textEdited.connect(self._edited)
+            completer.activated.connect(self._edited)
+        view = self.view()
+        if hasattr(view, "setUniformItemSizes"):
+            view.setUniformItemSizes(True)  # a 10,000-entry list must not measure every row
+        self.activated.connect(self._edited)
+
+    def _choice_index(self) -> int | None:
+        if self.isEditable():
+            position = self._index.get(self.currentText())
+            if position is None:
+                return None
+        else:
+            position = self.currentIndex()
+        index = position - self._offset
+        return index if 0 <= index < len(self.field.choices) else None
+
+    def value(self) -> Any:
+        index = self._choice_index()
+        return MISSING if index is None else self.field.choices[index].value
+
+    def set_value(self, value: Any) -> None:
+        index = self.field.index_of(value)
+        if index is not None:
+            self.setCurrentIndex(index + self._offset)
+
+    def reset(self) -> None:
+        default = self.field.index_of(self.field.default) if self.field.default is not MISSING else None
+        if self.field.required and default is not None:
+            self.setCurrentIndex(default)
+        elif self.field.required:
+            self.setCurrentIndex(-1)
+            if self.isEditable():
+                self.setEditText("")
+        else:
+            self.setCurrentIndex(0)
+
+    def is_empty(self) -> bool:
+        return self._choice_index() is None
+
+    def local_errors(self) -> list[str]:
+        if (
+            self.isEditable()
+            and self.currentText()
+            and self._choice_index() is None
+            and (self.currentText() not in self._index)
+        ):
+            return ["Pick one of the listed values."]
+        return []
+
+    def focus_chain(self) -> list[QWidget]:
+        return [self]
+
+
+def _choice_text(field: ChoiceField) -> str:
+    index = field.index_of(field.default)
+    return field.choices[index].label if index is not None else dumps(field.default)
+
+
+@register_editor("json")
+class JsonEditor(QPlainTextEdit, EditorMixin):
+    """Any JSON value as text; a parse error names the line and column."""
+
+    def __init__(self, field: Field, env: FormEnv, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.field, self.env = field, env
+        self._quiet = False
+        self.setTabChangesFocus(True)
+        self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        hint = "JSON value"
+        reason = getattr(field, "reason", "")
+        if reason:
+            self.setToolTip(f"Edited as JSON ({reason})")
+        self.setPlaceholderText(_placeholder(field, hint))
+        self.setFixedHeight(self.fontMetrics().lineSpacing() * 4 + 12)
+        self.textChanged.connect(self._on_changed)
+
+    @Slot()
+    def _on_changed(self) -> None:
+        if not self._quiet:
+            self.notify()
+
+    def parse(self) -> tuple[Any, str]:
+        text = self.toPlainText()
+        if not text.strip():
+            return MISSING, ""
+        try:
+            return json.loads(text), ""
+        except json.JSONDecodeError as exc:
+            return MISSING, f"Line {exc.lineno}, column {exc.colno}: {exc.msg}."
+        except RecursionError:
+            return MISSING, "The JSON nests too deeply."
+
+    def value(self) -> Any:
+        return self.parse()[0]
+
+    def is_empty(self) -> bool:
+        return not self.toPlainText().strip()
+
+    def set_value(self, value: Any) -> None:
+        text = dumps(value, indent=2) if isinstance(value, dict | list) and value else dumps(value)
+        self._quiet = True
+        try:
+            self.setPlainText(text)
+        finally:
+            self._quiet = False
+        lines = min(max(text.count("\n") + 1, 3), 12)
+        self.setFixedHeight(self.fontMetrics().lineSpacing() * lines + 12)
+
+    def reset(self) -> None:
+        self._quiet = True
+        try:
+            self.clear()
+        finally:
+            self._quiet = False
+
+    def local_errors(self) -> list[str]:
+        error = self.parse()[1]
+        return [error] if error else []
