@@ -179,6 +179,10 @@ class ServerConnection:
         self._validators: dict[str, tuple[ToolInfo, Any]] = {}
         self._subscribed: set[str] = set()
         self._listen_restart = asyncio.Event()
+        self._listen_wanted = 0  # generation of the subscription set the listener should serve
+        self._listen_served = 0  # generation the server has acknowledged
+        self._listen_acked = asyncio.Event()
+        self._listener_done = True
         self._http_observer: Any = None
 
     # ----------------------------------------------------------------- events
@@ -274,7 +278,9 @@ class ServerConnection:
                     self._client = client
                     self._read_server_info(client)
                     await self._initial_listing()
+                    await self._resubscribe()
                     scope.deadline = math.inf
+                    self._listener_done = not self._modern
                     self.was_ready = True
                     self._set_state(ConnectionState.READY)
                     async with anyio.create_task_group() as tg:
@@ -415,6 +421,24 @@ class ServerConnection:
             if self._has(kind):
                 await self._refresh_kind(kind, quiet_errors=True)
 
+    async def _resubscribe(self) -> None:
+        """After a reconnect, subscriptions made before the drop are renewed (2025 era; the
+        2026 listener opens its stream with them anyway)."""
+        if self._modern or not self._subscribed:
+            return
+        session = self._require_client().session
+        for uri in sorted(self._subscribed):
+            try:
+                with self._failures(f"subscribing to {uri}"):
+                    await self._timed(
+                        session.send_request(
+                            types.SubscribeRequest(params=types.SubscribeRequestParams(uri=uri)),
+                            types.EmptyResult,
+                        )
+                    )
+            except CallFailed as exc:
+                self._log("warning", "client", f"could not renew the subscription to {uri}: {exc}")
+
     async def refresh(self, kind: CatalogKind | None = None) -> dict[CatalogKind, CatalogDiff]:
         """List again now (one kind or all the server offers); returns the diffs."""
         self._require_client()
@@ -498,19 +522,33 @@ class ServerConnection:
     async def _listener(self) -> None:
         """2026-07-28: change notifications come through `subscriptions/listen`, re-opened when
         the set of subscribed resources changes or the stream drops."""
+        self._listener_done = False
+        try:
+            await self._listen_loop()
+        finally:
+            self._listener_done = True
+            self._listen_acked.set()  # wake subscribers: they see the listener is gone
+
+    async def _listen_loop(self) -> None:
         client = self._require_client()
         caps = self.capabilities
         backoff = 0.5
         while True:
             self._listen_restart.clear()
+            generation = self._listen_wanted
+            flags = {
+                "tools_list_changed": bool((caps.get("tools") or {}).get("listChanged")),
+                "prompts_list_changed": bool((caps.get("prompts") or {}).get("listChanged")),
+                "resources_list_changed": bool((caps.get("resources") or {}).get("listChanged")),
+            }
+            if not any(flags.values()) and not self._subscribed:
+                self._acknowledge(generation)
+                await self._listen_restart.wait()  # nothing to listen for until a subscription
+                continue
             try:
-                async with client.listen(
-                    tools_list_changed=bool((caps.get("tools") or {}).get("listChanged")),
-                    prompts_list_changed=bool((caps.get("prompts") or {}).get("listChanged")),
-                    resources_list_changed=bool((caps.get("resources") or {}).get("listChanged")),
-                    resource_subscriptions=sorted(self._subscribed),
-                ) as sub:
+                async with client.listen(**flags, resource_subscriptions=sorted(self._subscribed)) as sub:
                     backoff = 0.5
+                    self._acknowledge(generation)
                     async with anyio.create_task_group() as tg:
 
                         async def restart_on_change() -> None:
@@ -532,6 +570,25 @@ class ServerConnection:
                 backoff = min(backoff * 2, 30.0)
                 # Events may have been missed while the stream was down: refetch.
                 self._mark_dirty(*[k for k in CATALOG_KINDS if self._has(k)])
+
+    def _acknowledge(self, generation: int) -> None:
+        self._listen_served = generation
+        self._listen_acked.set()
+        self._listen_acked = asyncio.Event()
+
+    async def _relisten(self) -> None:
+        """Re-open the listen stream with the current subscriptions and wait for the server's ack."""
+        self._listen_wanted += 1
+        generation = self._listen_wanted
+        self._listen_restart.set()
+
+        async def acked() -> None:
+            while self._listen_served < generation:
+                if self._listener_done:
+                    raise CallFailed("the server does not offer change subscriptions (subscriptions/listen)")
+                await self._listen_acked.wait()
+
+        await self._timed(acked())
 
     def _on_server_event(self, event: Any) -> None:
         from mcp.client.subscriptions import (
@@ -828,7 +885,7 @@ class ServerConnection:
         client = self._require_client()
         self._subscribed.add(uri)
         if self._modern:
-            self._listen_restart.set()
+            await self._relisten()
             return
         with self._failures(f"subscribing to {uri}"):
             await self._timed(
@@ -841,7 +898,7 @@ class ServerConnection:
         client = self._require_client()
         self._subscribed.discard(uri)
         if self._modern:
-            self._listen_restart.set()
+            await self._relisten()
             return
         with self._failures(f"unsubscribing from {uri}"):
             await self._timed(
