@@ -110,14 +110,11 @@ async def smoke(window: Any, controller: Any, args: argparse.Namespace) -> int:
     results = await asyncio.gather(*(settle(n) for n in names))
     for name, text in results:
         print(f"{name}: {text}", flush=True)
-    # Let queued state signals reach the window before it is photographed.
-    await asyncio.sleep(0)
     if args.screenshot:
-        from PySide6.QtWidgets import QApplication
-
         if names and not window.current_server():
             window.servers.select(names[0])
-        QApplication.processEvents()
+        # Let queued signals, layouts and paints run on the loop (never processEvents() inside a task).
+        await asyncio.sleep(0.3)
         if not window.grab().save(args.screenshot):
             print(f"could not save {args.screenshot}", file=sys.stderr)
             return 1

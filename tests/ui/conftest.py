@@ -16,22 +16,20 @@ from typing import Any
 import pytest
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def aloop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
+    """One loop for the whole session: a qasync loop cannot be re-created in 'already running'
+    mode after another one was stopped in the same QApplication (its timers stop firing)."""
     import qasync
 
     loop = qasync.QEventLoop(qapp, already_running=True)
     asyncio.set_event_loop(loop)
-    try:
-        yield loop
-    finally:
-        # Let pending callbacks finish, then take the loop down the way app.exec() would.
-        qapp.processEvents()
-        loop._after_run_forever()  # type: ignore[attr-defined]
-        asyncio.events._set_running_loop(None)
-        loop.stop()
-        loop.close()
-        asyncio.set_event_loop(None)
+    yield loop
+    # End of the session: stop the worker threads (asyncio.to_thread) before Qt goes away.
+    asyncio.events._set_running_loop(None)
+    loop.stop()
+    loop.close()
+    asyncio.set_event_loop(None)
 
 
 def run(qtbot: Any, coro: Any, timeout: float = 30.0) -> Any:
@@ -48,3 +46,65 @@ def write_servers(config_dir: Path, servers: dict[str, Any]) -> None:
 
 
 DEMO = {"command": sys.executable, "args": ["-m", "app", "demo-server"]}
+
+
+@pytest.fixture
+def desk(qtbot: Any, aloop: Any, config_dir: Path) -> Iterator[Any]:
+    """The real main window on a fresh config dir (first run seeds the demo server), engine started."""
+    from app.ui.controller import DeskController
+    from app.ui.window import MainWindow
+
+    controller = DeskController()
+    controller.load_config()
+    window = MainWindow(controller)
+    qtbot.addWidget(window)
+    window.resize(1200, 800)
+    window.show()
+    qtbot.waitExposed(window)
+    window.start_engine()
+    try:
+        yield window
+    finally:
+        for d in list(getattr(controller.handlers, "open_dialogs", [])):
+            d.reject()
+        run(qtbot, controller.shutdown(), timeout=30)
+
+
+def wait_state(qtbot: Any, window: Any, server: str, state: str, timeout: float = 30.0) -> None:
+    def ok() -> bool:
+        row = window.server_model.server(server)
+        return row is not None and row.state == state
+
+    qtbot.waitUntil(ok, timeout=int(timeout * 1000))
+
+
+def connect(qtbot: Any, window: Any, server: str = "demo") -> None:
+    assert window.servers.select(server)
+    window.servers.buttons["connect"].click()
+    wait_state(qtbot, window, server, "ready")
+
+
+def select_tool(qtbot: Any, window: Any, name: str, server: str = "demo") -> None:
+    window.servers.select(server)
+    assert window.catalog.select("tools", server, name), name
+    qtbot.waitUntil(lambda: getattr(window.tool_panel.tool, "name", None) == name, timeout=5000)
+
+
+def fill_text_field(qtbot: Any, form: Any, index: int, text: str) -> None:
+    """Type into the index-th line edit of a generated form, as a person would."""
+    from PySide6.QtWidgets import QLineEdit, QPlainTextEdit, QWidget
+
+    edits = [e for e in form.findChildren(QWidget)
+             if isinstance(e, QLineEdit | QPlainTextEdit) and e.isVisibleTo(form) and not e.isReadOnly()
+             and e.objectName() != "jsonView"]
+    edit = edits[index]
+    edit.clear()
+    edit.setFocus()
+    qtbot.keyClicks(edit, text)
+    if isinstance(edit, QLineEdit):
+        edit.editingFinished.emit()
+
+
+def run_tool_and_wait(qtbot: Any, window: Any, timeout: float = 30.0) -> None:
+    with qtbot.waitSignal(window.call_finished, timeout=int(timeout * 1000)):
+        window.tool_panel.run_button.click()
