@@ -152,6 +152,9 @@ class ServerEntry:
             return self.transport
         if self.transport == "stdio":
             return None  # Claude Desktop's stdio entries carry no type
+        inferred = "http" if self.url and not self.command else "stdio"
+        if self.key_order and "type" not in self.key_order and self.transport == inferred:
+            return None  # the file had no type and still means the same: leave it out
         return self.transport
 
     def secret_refs(self) -> set[str]:
