@@ -20,6 +20,14 @@ logger = logging.getLogger(__name__)
 OPENABLE_SCHEMES = ("http", "https", "mailto")
 
 
+def plain_tooltip(text: str) -> str:
+    """A tooltip that shows `text` literally: Qt renders tooltips as HTML when they look like it,
+    so the text is escaped inside an explicit rich-text paragraph."""
+    import html
+
+    return "<p style='white-space:pre-wrap'>" + html.escape(text) + "</p>"
+
+
 def plain_label(text: str = "", parent: QWidget | None = None, *, wrap: bool = True) -> QLabel:
     """A QLabel that never interprets its text as rich text (QLabel's default is AutoText)."""
     from PySide6.QtCore import Qt

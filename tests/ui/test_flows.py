@@ -165,6 +165,9 @@ def test_untrusted_description_is_plain_text(qtbot: Any, desk: Any) -> None:
     m = CatalogModel("tools")
     m.set_items("demo", [CatalogItem("demo", "evil", "", evil.description or "", evil)])
     tip = m.data(m.index(0, 0), Qt.ItemDataRole.ToolTipRole)
-    from PySide6 import QtGui
+    from PySide6.QtGui import QTextDocument
 
-    assert not QtGui.Qt.mightBeRichText(tip)
+    doc = QTextDocument()
+    doc.setHtml(tip)
+    assert doc.toPlainText().startswith('<a href="javascript:')  # shown literally, not as a link
+    assert "<a href" not in doc.toHtml()  # escaped: no live link in the rendered tooltip

@@ -105,7 +105,7 @@ class ObjectEditor(QFrame, EditorMixin):
         for prop in field.properties:
             name = prop.name or ""
             row = env.make_row(prop, self, path=(*path, name))
-            row.on_changed = self.notify
+            row.on_changed = self._edited
             self._layout.addWidget(row)
             self.rows[name] = row
         self.map: MapEditor | None = None
@@ -119,7 +119,7 @@ class ObjectEditor(QFrame, EditorMixin):
             self.map = MapEditor(
                 value_field, self.env, self, owner=self.row_label(), path=self.path, title=title
             )
-            self.map.on_changed = self.notify
+            self.map.on_changed = self._edited
             self._layout.addWidget(self.map)
             self.env.structure_changed()
         return self.map
@@ -342,7 +342,7 @@ class ArrayEditor(QWidget, EditorMixin):
             expanded=True,
         )
         row.set_value(value)
-        row.on_changed = self.notify
+        row.on_changed = self._edited
         line.addWidget(row, 1)
         buttons = []
         for text, tip, handler in (
@@ -546,7 +546,7 @@ class VariantEditor(QWidget, EditorMixin):
         if row is None:
             option = self.field.option(index)
             row = self.env.make_row(option, self, path=self.path, label=self.field.label, show_header=False)
-            row.on_changed = self.notify
+            row.on_changed = self._edited
             self._layout.addWidget(row)
             self.rows[index] = row
             if option.kind in ("object", "array"):

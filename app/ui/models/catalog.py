@@ -21,6 +21,8 @@ from PySide6.QtCore import (
     Qt,
 )
 
+from app.ui.safe_text import plain_tooltip
+
 logger = logging.getLogger(__name__)
 
 Index = QModelIndex | QPersistentModelIndex
@@ -81,8 +83,8 @@ class CatalogModel(QAbstractListModel):
                 return f"{item.title} ({label})"
             return label
         if role == Qt.ItemDataRole.ToolTipRole:
-            # Plain text on purpose: a tooltip that starts with "<" would be rendered as rich text.
-            return "\u200b" + (first_line(item.description, 400) or item.key)
+            # Escaped: a tooltip that looks like HTML would otherwise be rendered as HTML.
+            return plain_tooltip(first_line(item.description, 400) or item.key)
         if role == self.KeyRole:
             return item.key
         if role == self.ServerRole:

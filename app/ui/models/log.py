@@ -16,6 +16,8 @@ from PySide6.QtCore import (
     Qt,
 )
 
+from app.ui.safe_text import plain_tooltip
+
 logger = logging.getLogger(__name__)
 
 Index = QModelIndex | QPersistentModelIndex
@@ -131,7 +133,7 @@ class LogModel(_BoundedTable):
             if col == 3:
                 return r.source
             if col == 4:
-                return r.text if role == Qt.ItemDataRole.DisplayRole else "\u200b" + r.text
+                return r.text if role == Qt.ItemDataRole.DisplayRole else plain_tooltip(r.text)
             return None
         if role == self.RowRole:
             return r
