@@ -26,7 +26,7 @@ from mcp.shared.message import SessionMessage
 
 logger = logging.getLogger(__name__)
 
-STDIN_CLOSE_GRACE = 2.0  # the spec's "wait for the server to exit" after stdin closes
+STDIN_CLOSE_GRACE = 1.0  # the spec's "wait for the server to exit" after stdin closes; SIGTERM is still graceful
 TERM_GRACE = 2.0  # after SIGTERM to the group, before SIGKILL
 STDERR_FLUSH = 0.5  # how long to wait for the last stderr lines after the process died
 _POLL = 0.01
