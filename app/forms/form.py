@@ -126,7 +126,9 @@ class Form:
         if error.validator == "required" and isinstance(error.instance, dict):
             names = error.validator_value if isinstance(error.validator_value, list) else []
             missing = [n for n in names if isinstance(n, str) and n not in error.instance]
-            for name in missing[:1] or [""]:
+            # jsonschema reports each missing name separately but with the whole list; duplicates are
+            # dropped by validate().
+            for name in missing or [""]:
                 yield FieldError((*path, name) if name else path, _message(error), "required")
             return
         if error.validator in ("anyOf", "oneOf") and error.context:

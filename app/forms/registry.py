@@ -86,26 +86,35 @@ TYPE_TITLES = {
 
 # --- variants ----------------------------------------------------------------------------------------
 
-SECRET_NAMES = frozenset(
-    {"password", "passwd", "pwd", "secret", "token", "apikey", "passphrase", "privatekey", "clientsecret"}
-)
-SECRET_SUFFIXES = (
+SECRET_ENDINGS = (
     "password",
     "passwd",
     "secret",
     "apikey",
-    "accesstoken",
-    "authtoken",
-    "apitoken",
-    "bearertoken",
-    "refreshtoken",
-    "privatekey",
+    "token",
     "passphrase",
+    "privatekey",
     "secretkey",
     "accesskey",
-    "sessiontoken",
-    "idtoken",
+    "secretvalue",
+    "passwordvalue",
+    "pwd",
 )
+"""A string property whose name (lower case, letters and digits only) ends like this is masked."""
+NOT_SECRET_TOKENS = (
+    "skip",
+    "next",
+    "page",
+    "continuation",
+    "pagination",
+    "request",
+    "client",
+    "sync",
+    "cursor",
+    "idempotency",
+    "resume",
+)
+"""...unless it is a paging or idempotency token (`nextPageToken`, `client_request_token`): not secret."""
 MULTILINE_NAMES = frozenset(
     {
         "body",
@@ -196,7 +205,9 @@ def _secret(node: Node) -> bool:
     if node.schema.get("writeOnly") is True or node.schema.get("format") == "password":
         return True
     name = _norm_name(node.name)
-    return name in SECRET_NAMES or name.endswith(SECRET_SUFFIXES)
+    if not name.endswith(SECRET_ENDINGS):
+        return False
+    return not (name.endswith("token") and any(word in name for word in NOT_SECRET_TOKENS))
 
 
 def _multiline(node: Node) -> bool:

@@ -97,7 +97,9 @@ class FieldRow(QWidget):
             self.help = make_help(field.help, self.label_text, self)
 
         if expanded is None:
-            expanded = not self.is_container or (field.required and len(path) <= 3)
+            # Groups of fields (objects, alternatives) start closed unless required near the top: they
+            # are built when opened. A list starts open: it is only an "Add item" button until used.
+            expanded = not self.is_container or field.kind == "array" or (field.required and len(path) <= 3)
         initial = field.initial_value() if field.required else MISSING
         if self.toggle is not None:
             self._expanded = expanded
