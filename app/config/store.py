@@ -79,6 +79,7 @@ class ConfigStore:
         self.app_settings: dict[str, Any] = {}
         self._loaded = False
         self.seeded = False
+        self._disk_bytes: bytes | None = None  # servers.json as last read or written by us
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -98,9 +99,12 @@ class ConfigStore:
 
     def _read_servers(self) -> tuple[dict[str, ServerEntry], dict[str, Any], tuple[str, ...], bool]:
         try:
-            text = self.path.read_text(encoding="utf-8")
+            file_bytes = self.path.read_bytes()
         except FileNotFoundError:
+            self._disk_bytes = None
             return {DEMO_NAME: demo_entry()}, {}, (), True
+        try:
+            text = file_bytes.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise ConfigError(self.path, f"not UTF-8 text ({exc.reason})") from None
         data = parse_json_text(self.path, text)
@@ -121,6 +125,7 @@ class ConfigStore:
                 line, col = locate_key(text, "mcpServers", name, exc.key)
                 raise ConfigError(self.path, f"server {name!r}: {exc}", line, col) from None
         top_extra = {k: v for k, v in data.items() if k != "mcpServers"}
+        self._disk_bytes = file_bytes
         return entries, top_extra, tuple(data.keys()), False
 
     def _read_settings(
@@ -260,12 +265,28 @@ class ConfigStore:
         """Write both files atomically (0600, previous version kept as `.bak`)."""
         self._require_loaded()
         self._remove_stale_temp_files()
-        atomic_write(self.path, _dump(self.servers_json()))
+        if self.changed_on_disk():
+            # Someone (an editor, the CLI) changed the file since we read it; their version is
+            # kept as servers.json.bak by the write below. Callers should reload first.
+            logger.warning(
+                "%s changed on disk since it was loaded; the other version is kept in .bak", self.path
+            )
+        data = _dump(self.servers_json())
+        atomic_write(self.path, data)
+        self._disk_bytes = data
         settings = self.settings_json()
         has_content = bool(settings["servers"]) or self.app_settings or self._settings_extra
         if self.settings_file.exists() or has_content:
             atomic_write(self.settings_file, _dump(settings))
         self.seeded = False
+
+    def changed_on_disk(self) -> bool:
+        """True when servers.json is no longer what this store last read or wrote."""
+        try:
+            current: bytes | None = self.path.read_bytes()
+        except FileNotFoundError:
+            current = None
+        return current != self._disk_bytes
 
     def _require_loaded(self) -> None:
         if not self._loaded:

@@ -229,3 +229,21 @@ def test_explicit_dir_overrides_env(tmp_path: Path, config_dir: Path) -> None:
     store.save()
     assert (other / "servers.json").exists()
     assert not (config_dir / "servers.json").exists()
+
+
+def test_changed_on_disk_is_noticed_and_other_version_kept(config_dir: Path) -> None:
+    store = ConfigStore()
+    store.load()
+    assert store.changed_on_disk() is False  # first run: no file, none expected
+    store.save()
+    assert store.changed_on_disk() is False
+    other = ConfigStore()
+    other.load()
+    other.add(ServerEntry(name="from-cli", command="x"))
+    other.save()
+    assert store.changed_on_disk() is True
+    edited = (config_dir / "servers.json").read_bytes()
+    store.save()  # overwrites, but the other version is the .bak
+    assert (config_dir / "servers.json.bak").read_bytes() == edited
+    store.load()
+    assert store.changed_on_disk() is False
