@@ -1,0 +1,1 @@
+"""Servers that misbehave on purpose, one fault each (see `stdio_fault.FAULTS`, `http_fault`)."""
