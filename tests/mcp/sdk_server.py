@@ -307,15 +307,54 @@ async def serve_stdio(extra_tools: int, page_size: int) -> None:
         await server.run(read, write, server.create_initialization_options(NOTIFY))
 
 
+def _require_bearer(app: Any, token: str) -> Any:
+    """ASGI wrapper answering 401 (with WWW-Authenticate) unless the request carries the token."""
+    expected = f"Bearer {token}".encode()
+
+    async def wrapped(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and dict(scope["headers"]).get(b"authorization") != expected:
+            headers = [(b"www-authenticate", b'Bearer realm="engine-test"'), (b"content-type", b"text/plain")]
+            await send({"type": "http.response.start", "status": 401, "headers": headers})
+            await send({"type": "http.response.body", "body": b"unauthorized"})
+            return
+        await app(scope, receive, send)
+
+    return wrapped
+
+
+async def serve_http(extra_tools: int, page_size: int, require_token: str) -> None:
+    """Streamable HTTP on 127.0.0.1 and a free port, announced as `MCP_TEST_LISTENING host:port`."""
+    import socket
+
+    import uvicorn
+
+    server, _ = build_server(extra_tools, page_size)
+    app: Any = server.streamable_http_app()
+    if require_token:
+        app = _require_bearer(app, require_token)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    print(f"MCP_TEST_LISTENING 127.0.0.1:{sock.getsockname()[1]}", file=sys.stderr, flush=True)
+    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+    await uvicorn.Server(config).serve(sockets=[sock])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--extra-tools", type=int, default=0)
     parser.add_argument("--page-size", type=int, default=0)
     parser.add_argument("--stderr-banner", default="")
+    parser.add_argument("--http", action="store_true", help="serve Streamable HTTP instead of stdio")
+    parser.add_argument("--require-token", default="", help="HTTP: answer 401 without this bearer token")
     args = parser.parse_args()
     if args.stderr_banner:
         print(args.stderr_banner, file=sys.stderr, flush=True)
-    anyio.run(serve_stdio, args.extra_tools, args.page_size)
+    if args.http:
+        anyio.run(serve_http, args.extra_tools, args.page_size, args.require_token)
+    else:
+        anyio.run(serve_stdio, args.extra_tools, args.page_size)
 
 
 if __name__ == "__main__":

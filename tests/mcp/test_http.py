@@ -1,0 +1,92 @@
+"""Streamable HTTP to an SDK server in both eras (the 2026-07-28 one end to end over the wire),
+headers with secrets, an HTTP 401 a person can understand, and one shared connection pool."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+
+from app.mcp.events import CatalogChanged, ConnectionState, Traffic
+from app.mcp.manager import ConnectionManager
+from app.mcp.target import Target
+from tests.mcp.conftest import EXPECTED_VERSION, MODES, SDK_SERVER, Events
+from tests.servers.process import ServerProcess
+
+pytestmark = pytest.mark.anyio
+
+TOKEN = "tok-abcdef-123456"
+
+
+@contextmanager
+def http_server(*extra: str) -> Iterator[str]:
+    with ServerProcess([sys.executable, str(SDK_SERVER), "--http", *extra]) as proc:
+        host, port = proc.wait_listening(30)
+        yield f"http://{host}:{port}/mcp"
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_both_eras_over_streamable_http(mode: str) -> None:
+    events = Events()
+    manager = ConnectionManager(sink=events)
+    with http_server("--extra-tools", "30", "--page-size", "8", "--require-token", TOKEN) as url:
+        target = Target(
+            name="web",
+            transport="http",
+            url=url,
+            headers={"Authorization": f"Bearer {TOKEN}"},
+            secret_values=frozenset({TOKEN}),
+            mode=mode,
+        )
+        conn = manager.set_target(target)
+        manager.connect("web")
+        try:
+            assert await conn.wait_settled(30) == ConnectionState.READY, conn.reason
+            assert conn.protocol_version == EXPECTED_VERSION[mode]
+            assert len(conn.catalog.tools) == 47
+            assert (await conn.call_tool("echo", {"text": "over http"})).text() == "echo: over http"
+            events.items.clear()
+            await conn.call_tool("mutate", {"action": "add", "name": "web_fresh"})
+            await conn.call_tool("burst", {"count": 50})
+            changed = await events.wait_for(
+                lambda: [e for e in events.of(CatalogChanged) if e.kind == "tools"]
+            )
+            assert changed[0].diff.added == ("web_fresh",)
+            assert TOKEN not in repr([t.message for t in events.of(Traffic)])
+        finally:
+            await manager.shutdown()
+
+
+async def test_http_401_reason() -> None:
+    with http_server("--require-token", TOKEN) as url:
+        manager = ConnectionManager()
+        conn = manager.set_target(
+            Target(name="locked", transport="http", url=url, headers={"Authorization": "Bearer wrong"})
+        )
+        manager.connect("locked")
+        try:
+            assert await conn.wait_settled(30) == ConnectionState.FAILED
+            assert conn.reason is not None
+            assert conn.reason.startswith("HTTP 401 Unauthorized: the server wants credentials")
+            assert 'Bearer realm="engine-test"' in conn.reason
+            assert not conn.was_ready
+        finally:
+            await manager.shutdown()
+
+
+async def test_http_connections_share_one_pool() -> None:
+    with http_server() as url:
+        manager = ConnectionManager()
+        a = manager.set_target(Target(name="a", transport="http", url=url))
+        b = manager.set_target(Target(name="b", transport="http", url=url, mode="legacy"))
+        manager.connect_all()
+        try:
+            states = await manager.wait_settled(30)
+            assert states == {"a": ConnectionState.READY, "b": ConnectionState.READY}, (a.reason, b.reason)
+            assert a._http_client is b._http_client is manager._http
+            assert (await b.call_tool("echo", {"text": "b"})).text() == "echo: b"
+        finally:
+            await manager.shutdown()
+        assert manager._http is None
