@@ -22,7 +22,8 @@ from typing import Any, Literal, Protocol
 from app.config.errors import ConfigError
 from app.config.jsonc import load_jsonc
 from app.config.model import EntryShapeError, ServerEntry
-from app.config.refs import expand_env, secret_ref
+from app.config.refs import ENV_REF, expand_env, secret_ref
+from app.config.secret_names import is_secret_name
 from app.config.store import ConfigStore
 
 Format = Literal["claude", "cursor", "vscode", "inspector"]
@@ -157,7 +158,7 @@ def read_import_file(
             continue
         secrets: dict[str, str] = {}
         raw = copy.deepcopy(raw)
-        _substitute(raw, env, inputs, answer, secrets, result.warnings, name)
+        from_secret_vars = _substitute(raw, env, inputs, answer, secrets, result.warnings, name)
         try:
             entry = ServerEntry.from_json(str(name), raw, normalise=True)
         except EntryShapeError as exc:
@@ -167,6 +168,7 @@ def read_import_file(
             result.warnings.append(f"{name!r}: {entry.problem}")
         if extract is not None:
             secrets.update(extract(entry, detect=detect_secrets, taken=set(secrets)))
+        _move_values_from_secret_vars(entry, from_secret_vars, secrets)
         result.servers.append(ImportedServer(str(name), entry, secrets))
     return result
 
@@ -252,11 +254,21 @@ def _substitute(
     secrets: dict[str, str],
     warnings: list[str],
     server: str,
-) -> None:
-    """Resolve `${env:..}`/`${NAME}` (when set) and `${input:..}` in the entry's string values."""
+) -> set[tuple[str, str]]:
+    """Resolve `${env:..}`/`${NAME}` (when set) and `${input:..}` in the entry's string values.
 
-    def one(value: str, where: str) -> str:
-        value = expand_env(value, env)
+    Returns the (env|headers, key) places whose value came from a secret-looking variable
+    (`"X": "${env:GITHUB_TOKEN}"`): the value is secret whatever the key is called.
+    """
+    from_secret_vars: set[tuple[str, str]] = set()
+
+    def one(value: str, where: str, key: str = "") -> str:
+        expanded = expand_env(value, env)
+        if expanded != value and where in ("env", "headers"):
+            names = [m.group(1) for m in ENV_REF.finditer(value) if m.group(1) in env]
+            if any(is_secret_name(n) for n in names):
+                from_secret_vars.add((where, key))
+        value = expanded
 
         def repl(match: re.Match[str]) -> str:
             input_id = match.group(1)
@@ -291,4 +303,22 @@ def _substitute(
     for key in ("env", "headers"):
         mapping = raw.get(key)
         if isinstance(mapping, dict):
-            raw[key] = {k: one(v, key) if isinstance(v, str) else v for k, v in mapping.items()}
+            raw[key] = {k: one(v, key, k) if isinstance(v, str) else v for k, v in mapping.items()}
+    return from_secret_vars
+
+
+def _move_values_from_secret_vars(
+    entry: ServerEntry, places: set[tuple[str, str]], secrets: dict[str, str]
+) -> None:
+    """Values taken from secret-looking environment variables go to the keyring too."""
+    for where, key in sorted(places):
+        mapping = entry.env if where == "env" else entry.headers
+        value = mapping.get(key)
+        if not value or "${secret:" in value:
+            continue
+        base = "".join(c if c.isalnum() or c in "_-." else "_" for c in key) or "secret"
+        name, n = base, 2
+        while name in secrets or name in entry.secret_refs():
+            name, n = f"{base}_{n}", n + 1
+        secrets[name] = value
+        mapping[key] = secret_ref(name)

@@ -1,32 +1,17 @@
-"""Which env variables and headers look secret (moved to the keyring on add/import)."""
+"""Which env variables and headers hold values to move to the keyring on add/import."""
 
 from __future__ import annotations
 
 import re
 
-# Whole words of a variable name that mark it as secret (API_KEY, GITHUB_PAT, DB_PASSWORD).
-SECRET_WORDS = frozenset(
-    {"TOKEN", "KEY", "SECRET", "PASSWORD", "PASSWD", "PAT", "CREDENTIAL", "CREDENTIALS", "APIKEY"}
-)
-# Word endings that do too when glued to another word (ACCESSTOKEN, CLIENTSECRET); not KEY or PAT,
-# which also end harmless words (MONKEY, SPAT).
-SECRET_SUFFIXES = ("TOKEN", "SECRET", "PASSWORD", "CREDENTIAL", "CREDENTIALS", "APIKEY")
+from app.config.secret_names import is_secret_name
+
 SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie"})
 
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 # A value that already is (or holds) a reference is not a secret value itself.
 _REFERENCE = re.compile(r"^\$\{[^}]+\}$|\$\{(?:secret|input):")
 
-
-def _words(name: str) -> list[str]:
-    return [w for w in re.split(r"[^A-Za-z0-9]+", _CAMEL.sub("_", name)) if w]
-
-
-def is_secret_name(name: str) -> bool:
-    for word in (w.upper() for w in _words(name)):
-        if word in SECRET_WORDS or word.endswith(SECRET_SUFFIXES):
-            return True
-    return False
+__all__ = ["is_secret_env", "is_secret_header", "is_secret_name"]
 
 
 def is_secret_env(name: str, value: str) -> bool:

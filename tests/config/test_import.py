@@ -269,3 +269,33 @@ def test_known_locations(tmp_path: Path, platform: str, claude: str, vscode: str
     (tmp_path / ".cursor").mkdir()
     (tmp_path / ".cursor" / "mcp.json").write_text("{}")
     assert by_app["Cursor"].exists
+
+
+def test_values_from_secret_looking_env_vars_go_to_keyring(
+    tmp_path: Path, config_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MCP_DESK_T_GITHUB_TOKEN", "ghp_fromEnvironment42")
+    monkeypatch.setenv("MCP_DESK_T_REGION", "eu")
+    path = tmp_path / "mcp.json"
+    path.write_text(
+        json.dumps(
+            {
+                "mcpServers": {
+                    "s": {
+                        "command": "x",
+                        "env": {
+                            "X_AUTH_VALUE": "${env:MCP_DESK_T_GITHUB_TOKEN}",
+                            "REGION": "${MCP_DESK_T_REGION}",
+                        },
+                    }
+                }
+            }
+        )
+    )
+    store = ConfigStore()
+    store.load()
+    secrets = SecretStore()
+    import_into(store, secrets, path, extract=extract_secrets)
+    assert store.get("s").env == {"X_AUTH_VALUE": "${secret:X_AUTH_VALUE}", "REGION": "eu"}
+    assert secrets.get("s", "X_AUTH_VALUE") == "ghp_fromEnvironment42"
+    assert grep_dir(config_dir, "ghp_fromEnvironment42") == []
