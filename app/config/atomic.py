@@ -17,6 +17,9 @@ FILE_MODE = 0o600
 
 
 def atomic_write(path: Path, data: bytes, *, backup: bool = True) -> None:
+    if path.is_symlink():
+        # A servers.json linked from a dotfiles repo stays a link: write where it points.
+        path = path.resolve()
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     tmp = Path(tmp_name)

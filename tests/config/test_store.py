@@ -247,3 +247,16 @@ def test_changed_on_disk_is_noticed_and_other_version_kept(config_dir: Path) -> 
     assert (config_dir / "servers.json.bak").read_bytes() == edited
     store.load()
     assert store.changed_on_disk() is False
+
+
+def test_symlinked_file_stays_a_link(config_dir: Path, tmp_path: Path) -> None:
+    real = tmp_path / "dotfiles" / "servers.json"
+    real.parent.mkdir()
+    write(real, {"mcpServers": {"a": {"command": "x"}}})
+    (config_dir / "servers.json").symlink_to(real)
+    store = ConfigStore()
+    store.load()
+    store.add(ServerEntry(name="b", command="y"))
+    store.save()
+    assert (config_dir / "servers.json").is_symlink()
+    assert list(json.loads(real.read_text())["mcpServers"]) == ["a", "b"]
