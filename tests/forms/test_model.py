@@ -41,7 +41,7 @@ def prop(schema: dict[str, Any], name: str = "x", **kw: Any) -> Field:
     return field
 
 
-# --- registry -------------------------------------------------------------------------------------------
+# --- registry ---
 
 
 def test_kind_comes_from_tables_not_code() -> None:
@@ -54,7 +54,7 @@ def test_kind_comes_from_tables_not_code() -> None:
     assert [name for name, _ in VARIANT_RULES][:3] == ["const", "single", "enum"]
 
 
-# --- strings ---------------------------------------------------------------------------------------------
+# --- strings ---
 
 
 @pytest.mark.parametrize(
@@ -118,7 +118,7 @@ def test_label_humanised_from_name() -> None:
     assert prop({"type": "string"}, "repoURL").label == "Repo URL"
 
 
-# --- numbers -------------------------------------------------------------------------------------------
+# --- numbers ---
 
 
 def test_number_bounds_step_and_exclusive() -> None:
@@ -152,7 +152,7 @@ def test_empty_optional_number_is_not_sent() -> None:
     assert form.default_value() == {}
 
 
-# --- boolean, enum, const ----------------------------------------------------------------------------------
+# --- boolean, enum, const ---
 
 
 def test_boolean() -> None:
@@ -215,7 +215,7 @@ def test_ten_thousand_value_enum_builds_fast() -> None:
     assert field.index_of("value-9999") == 9999
 
 
-# --- arrays and objects ---------------------------------------------------------------------------------
+# --- arrays and objects ---
 
 
 def test_arrays_of_primitives_objects_and_arrays() -> None:
@@ -260,7 +260,7 @@ def test_nested_objects_and_maps() -> None:
     assert form.default_value() == {"inner": {"a": "d"}}
 
 
-# --- nullable --------------------------------------------------------------------------------------------
+# --- nullable ---
 
 
 @pytest.mark.parametrize(
@@ -292,7 +292,7 @@ def test_nullable_default_and_ref_branch() -> None:
     assert form.default_value() == {}
 
 
-# --- unions ---------------------------------------------------------------------------------------------
+# --- unions ---
 
 
 NOTION_PARENT = {
@@ -363,7 +363,7 @@ def test_variants_are_built_only_when_used() -> None:
     assert len(field.built_options()) == 1
 
 
-# --- allOf, $ref, recursion -----------------------------------------------------------------------------------
+# --- allOf, $ref, recursion ---
 
 
 def test_all_of_merged() -> None:
@@ -450,7 +450,7 @@ def test_self_requiring_recursion_and_ref_cycles_do_not_hang() -> None:
     assert isinstance(loop.root, JsonField)
 
 
-# --- everything else -> JSON ---------------------------------------------------------------------------------
+# --- everything else -> JSON ---
 
 
 @pytest.mark.parametrize(
@@ -494,7 +494,7 @@ def test_invalid_root_schemas() -> None:
         assert isinstance(form.validate({"a": "z"}), list)
 
 
-# --- value rules and validation ------------------------------------------------------------------------------
+# --- value rules and validation ---
 
 
 def test_untouched_optional_fields_are_omitted_and_required_block() -> None:

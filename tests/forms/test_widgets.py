@@ -54,7 +54,7 @@ def line(widget: FormWidget, *path: str | int) -> QLineEdit:
     return editor
 
 
-# --- values ---------------------------------------------------------------------------------------------
+# --- values ---
 
 
 def test_untouched_form_sends_required_defaults_only(qtbot: QtBot) -> None:
@@ -131,7 +131,7 @@ def test_big_integer_and_number_steps(qtbot: QtBot) -> None:
 def test_nullable_null_is_distinct_from_omitted(qtbot: QtBot) -> None:
     w = make(qtbot, obj({"s": {"anyOf": [{"type": "string"}, {"type": "null"}]}}))
     assert w.value() == {}
-    null = [b for b in w.findChildren(QAbstractButton) if b.accessibleName() == "Send null for S"][0]
+    null = next(b for b in w.findChildren(QAbstractButton) if b.accessibleName() == "Send null for S")
     null.click()
     assert w.value() == {"s": None}
     assert not line(w, "s").isEnabled()
@@ -310,7 +310,7 @@ def test_secret_is_masked(qtbot: QtBot) -> None:
     assert w.value() == {"extra": 1, "api_key": "s3cr3t"}
 
 
-# --- plain text and help ---------------------------------------------------------------------------------
+# --- plain text and help ---
 
 
 def test_server_text_is_plain_text(qtbot: QtBot) -> None:
@@ -340,7 +340,7 @@ def test_long_description_wraps_and_expands(qtbot: QtBot) -> None:
     assert more.accessibleName() == "Show all help for X"
 
 
-# --- JSON view -------------------------------------------------------------------------------------------
+# --- JSON view ---
 
 
 def test_json_view_in_step_both_ways(qtbot: QtBot) -> None:
@@ -368,7 +368,7 @@ def test_json_view_in_step_both_ways(qtbot: QtBot) -> None:
     assert json.loads(view.editor.toPlainText()) == {"q": "bye!", "n": 7}
 
 
-# --- keyboard and accessibility ----------------------------------------------------------------------------
+# --- keyboard and accessibility ---
 
 
 @pytest.mark.qt_log_ignore("propagateSizeHints")
@@ -469,7 +469,7 @@ def test_every_control_has_an_accessible_name(qtbot: QtBot) -> None:
     assert unnamed == []
 
 
-# --- errors ----------------------------------------------------------------------------------------------
+# --- errors ---
 
 
 @pytest.mark.qt_log_ignore("propagateSizeHints")
