@@ -10,7 +10,7 @@ import logging
 import uuid
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, QUrl, Signal, Slot
+from PySide6.QtCore import QByteArray, QModelIndex, QSettings, Qt, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QPaintEvent, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
@@ -87,6 +87,7 @@ class MainWindow(QMainWindow):
         self._call_server: str | None = None
         self._subscribed: set[tuple[str, str]] = set()
         self._restoring: tuple[str, str, str] | None = None
+        self._refreshing = False
 
         # Models and panels
         self.server_model = ServerListModel(self)
@@ -344,11 +345,29 @@ class MainWindow(QMainWindow):
             return [], [], []
         entries = conn.catalog.of(kind) if hasattr(conn.catalog, "of") else getattr(conn.catalog, kind)
         items = [item_from(kind, server, obj, str(key)) for key, obj in entries.items()]
-        result = self.catalog.models[kind].set_items(server, items)
+        view = self.catalog.views[kind]
+        before = view.currentIndex()
+        self._refreshing = True
+        try:
+            result = self.catalog.models[kind].set_items(server, items)
+            if before.isValid() and not self._still_current(kind):
+                # The shown item was removed and the cursor slid to a neighbour: show no cursor,
+                # so the panel keeps saying what happened instead of silently switching tools.
+                view.setCurrentIndex(QModelIndex())
+        finally:
+            self._refreshing = False
         if kind == "tools":
             self.server_model.update_tool_count(server, len(items))
         self.catalog.update_counts()
         return result
+
+    def _still_current(self, kind: str) -> bool:
+        """After a refresh: is the view's cursor still on the item the right panel shows?"""
+        item = self.catalog.current_item(kind)
+        if kind != "tools":
+            return item is not None
+        return (item is not None and item.server == self.tool_panel.server
+                and item.key == getattr(self.tool_panel.tool, "name", None))
 
     @Slot(str, str, object)
     def on_catalog_changed(self, server: str, kind: str, diff: Any) -> None:
@@ -412,8 +431,8 @@ class MainWindow(QMainWindow):
 
     @Slot(str, object)
     def on_item_selected(self, kind: str, item: Any) -> None:
-        if item is None:
-            return
+        if item is None or self._refreshing:
+            return  # a refresh moved the view's cursor; the person did not choose anything
         conn = self.controller.connection(item.server)
         if kind == "tools":
             self.tool_panel.show_tool(item.server, item.obj)

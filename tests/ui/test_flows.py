@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QLabel
 from tests.ui.conftest import connect, fill_text_field, run_tool_and_wait, select_tool, wait_state
 
 # The offscreen platform plugin warns that it cannot size top-level windows; that is not our bug.
-pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
+pytestmark = pytest.mark.qt_log_ignore("This plugin does not support")
 
 
 def test_first_run_shows_demo_and_guide(desk: Any) -> None:
