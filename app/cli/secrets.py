@@ -50,8 +50,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             note = "" if name in stored else "  (referenced, not set)"
             print(f"{name}{note}")
         return 0
-    index = secrets.list_names()
-    assert isinstance(index, dict)
+    index = secrets.all_names()
     for server in store.names():
         entry = store.get(server)
         stored = index.get(server, [])

@@ -238,6 +238,12 @@ class SecretStore:
         assert isinstance(result, list)
         return result
 
+    def all_names(self) -> dict[str, list[str]]:
+        """Typed shortcut of `list_names()`: server → secret names."""
+        result = self.list_names()
+        assert isinstance(result, dict)
+        return result
+
     def rename_server(self, old: str, new: str) -> None:
         """Move every secret of `old` to `new` (copy, then delete the old ones)."""
         if old == new:
