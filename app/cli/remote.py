@@ -1,0 +1,400 @@
+"""`mcp-desk tools|call|resources|read|prompts|prompt|ping TARGET`: the engine, headless.
+
+TARGET is a configured server NAME, or an ad-hoc server: `--stdio "COMMAND ARGS"` or `--url URL`.
+`--json` prints machine-readable output. Exit 0 ok, 1 failure (one line on stderr), 3 when the tool
+answered with `isError: true`.
+
+Startup time matters for scripts: this module imports only the standard library at import time;
+the engine (and with it the SDK, about half a second) is imported inside the command that runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import json
+import re
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from app.cli.main import EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, CommandError
+
+if TYPE_CHECKING:
+    from app.mcp.connection import ServerConnection
+    from app.mcp.target import Target
+
+T = TypeVar("T")
+
+CONNECT_GRACE = 5.0
+"""Seconds allowed to settle beyond the target's own timeout (which bounds the handshake)."""
+
+# C0/C1 control characters except tab and newline: a server's text must not drive the terminal.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def safe(text: str) -> str:
+    """Server-supplied text as plain text: control characters (ANSI escapes...) made visible."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+# --------------------------------------------------------------------------------- arguments
+
+
+def add_target_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ad-hoc target options and the output options every command here shares."""
+    group = parser.add_argument_group("ad-hoc server (instead of a configured SERVER)")
+    group.add_argument(
+        "--stdio", metavar='"COMMAND ARGS"', help="start this command and speak MCP on its stdio"
+    )
+    group.add_argument(
+        "--url", metavar="URL", help="a Streamable HTTP server (an URL ending in /sse: legacy SSE)"
+    )
+    group.add_argument(
+        "--transport", choices=("http", "sse"), help="the transport of --url (default: guessed)"
+    )
+    parser.add_argument("--mode", metavar="MODE", help="protocol mode: auto (default), legacy, or a version")
+    parser.add_argument(
+        "--timeout", type=float, metavar="S", help="seconds to wait (connecting, and each request)"
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _positional_server(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("server", nargs="?", metavar="SERVER", help="a configured server's name")
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser("tools", help="list a server's tools")
+    _positional_server(p)
+    add_target_arguments(p)
+    p.set_defaults(func=cmd_tools)
+
+    p = subparsers.add_parser(
+        "call",
+        help="call a tool",
+        description="Call TOOL on SERVER (or on --stdio/--url). SERVER/TOOL also works. "
+        "Exit 3 when the tool answers with an error.",
+    )
+    _positional_server(p)
+    p.add_argument("tool", metavar="TOOL")
+    args_group = p.add_mutually_exclusive_group()
+    args_group.add_argument("--args", metavar="JSON", help="the arguments, a JSON object")
+    args_group.add_argument("--args-file", metavar="FILE", type=Path, help="read the arguments from FILE")
+    p.add_argument(
+        "--accept-defaults",
+        action="store_true",
+        help="when the server asks for input, accept its default values (otherwise decline)",
+    )
+    add_target_arguments(p)
+    p.set_defaults(func=cmd_call)
+
+    p = subparsers.add_parser("resources", help="list a server's resources and resource templates")
+    _positional_server(p)
+    add_target_arguments(p)
+    p.set_defaults(func=cmd_resources)
+
+    p = subparsers.add_parser("read", help="read a resource")
+    _positional_server(p)
+    p.add_argument("uri", metavar="URI")
+    add_target_arguments(p)
+    p.set_defaults(func=cmd_read)
+
+    p = subparsers.add_parser("prompts", help="list a server's prompts")
+    _positional_server(p)
+    add_target_arguments(p)
+    p.set_defaults(func=cmd_prompts)
+
+    p = subparsers.add_parser("prompt", help="get a prompt")
+    _positional_server(p)
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("--args", metavar="JSON", help="the prompt's arguments, a JSON object of strings")
+    add_target_arguments(p)
+    p.set_defaults(func=cmd_prompt)
+
+    p = subparsers.add_parser("ping", help="check that a server answers")
+    _positional_server(p)
+    add_target_arguments(p)
+    p.set_defaults(func=cmd_ping)
+
+
+# ----------------------------------------------------------------------------------- targets
+
+
+def resolve_target(args: argparse.Namespace) -> Target:
+    """The Target the arguments name: a configured server, or --stdio / --url."""
+    adhoc = args.stdio is not None or args.url is not None
+    if adhoc and args.server is not None:
+        raise CommandError("give a SERVER name or --stdio/--url, not both", EXIT_USAGE)
+    if args.stdio is not None and args.url is not None:
+        raise CommandError("give --stdio or --url, not both", EXIT_USAGE)
+    if args.transport is not None and args.url is None:
+        raise CommandError("--transport goes with --url", EXIT_USAGE)
+    if adhoc:
+        from app.mcp.target import target_from_command_line
+
+        extra: dict[str, Any] = {}
+        if args.mode:
+            extra["mode"] = args.mode
+        if args.timeout is not None:
+            extra["timeout"] = args.timeout
+        try:
+            return target_from_command_line(args.stdio, args.url, transport=args.transport, **extra)
+        except ValueError as exc:
+            raise CommandError(str(exc), EXIT_USAGE) from exc
+    if args.server is None:
+        raise CommandError("name a configured SERVER, or give --stdio or --url", EXIT_USAGE)
+    return configured_target(args.server, mode=args.mode, timeout=args.timeout)
+
+
+def configured_target(name: str, *, mode: str | None = None, timeout: float | None = None) -> Target:
+    from app.config.store import ConfigStore
+    from app.mcp.target import target_from_config
+    from app.secrets.store import SecretStore
+
+    store = ConfigStore()
+    store.load()
+    entry = store.get(name)  # ConfigError "no server named ..." is reported by the CLI root
+    try:
+        target = target_from_config(entry, store.settings(name), SecretStore())
+    except ValueError as exc:
+        raise CommandError(f"{name}: {exc}") from exc
+    changes: dict[str, Any] = {}
+    if mode:
+        changes["mode"] = mode
+    if timeout is not None:
+        changes["timeout"] = timeout
+    return dataclasses.replace(target, **changes) if changes else target
+
+
+def split_qualified(args: argparse.Namespace) -> None:
+    """`call SERVER/TOOL` is the same as `call SERVER TOOL` (the qualified name used everywhere)."""
+    if args.server is None and args.stdio is None and args.url is None and "/" in args.tool:
+        args.server, args.tool = args.tool.split("/", 1)
+
+
+# -------------------------------------------------------------------------------- connection
+
+
+def run_on_server(
+    target: Target, action: Callable[[ServerConnection], Awaitable[T]], *, accept_defaults: bool = False
+) -> T:
+    """Connect, run `action` on the ready connection, disconnect (no child left behind)."""
+
+    async def main() -> T:
+        from app.mcp.connection import ServerConnection
+        from app.mcp.events import ConnectionState
+        from app.mcp.handlers import HeadlessHandlers
+        from app.mcp.results import CallFailed
+
+        conn = ServerConnection(target, handlers=HeadlessHandlers(accept_defaults), traffic=False)
+        conn.start()
+        try:
+            state = await conn.wait_settled(target.timeout + CONNECT_GRACE)
+            if state != ConnectionState.READY:
+                reason = conn.reason or f"did not connect within {target.timeout:g} s"
+                raise CommandError(f"{target.name}: {reason}")
+            try:
+                return await action(conn)
+            except CallFailed as exc:
+                raise CommandError(f"{target.name}: {exc}") from exc
+        finally:
+            await conn.stop()
+
+    return asyncio.run(main())
+
+
+def _json_object(text: str, what: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise CommandError(f"{what} is not valid JSON: {exc}", EXIT_USAGE) from exc
+    if not isinstance(value, dict):
+        raise CommandError(f"{what} must be a JSON object", EXIT_USAGE)
+    return value
+
+
+def print_json(value: Any) -> None:
+    print(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+def first_line(text: str | None) -> str:
+    return safe((text or "").strip().split("\n", 1)[0])
+
+
+# ---------------------------------------------------------------------------------- commands
+
+
+def cmd_tools(args: argparse.Namespace) -> int:
+    target = resolve_target(args)
+
+    async def action(conn: ServerConnection) -> list[Any]:
+        return list(conn.catalog.tools.values())
+
+    tools = run_on_server(target, action)
+    if args.json:
+        print_json([tool.raw for tool in tools])
+        return EXIT_OK
+    for tool in tools:
+        title = f" ({safe(tool.title)})" if tool.title and tool.title != tool.name else ""
+        description = first_line(tool.description)
+        print(f"{safe(tool.name)}{title}" + (f" — {description}" if description else ""))
+    return EXIT_OK
+
+
+def cmd_call(args: argparse.Namespace) -> int:
+    split_qualified(args)
+    if args.args_file is not None:
+        try:
+            arguments = _json_object(args.args_file.read_text(encoding="utf-8"), str(args.args_file))
+        except OSError as exc:
+            raise CommandError(f"cannot read {args.args_file}: {exc.strerror or exc}") from exc
+    else:
+        arguments = _json_object(args.args, "--args") if args.args is not None else {}
+    target = resolve_target(args)
+
+    async def action(conn: ServerConnection) -> Any:
+        return await conn.call_tool(args.tool, arguments, timeout=args.timeout)
+
+    result = run_on_server(target, action, accept_defaults=args.accept_defaults)
+    if args.json:
+        print_json(result.raw)
+    else:
+        print_content(result.content)
+        if result.structured_content is not None and not any(b.get("type") == "text" for b in result.content):
+            print_json(result.structured_content)
+    if result.structured_valid is False:
+        problem = result.structured_error
+        print(
+            f"mcp-desk: warning: structured result does not match the output schema: {problem}",
+            file=sys.stderr,
+        )
+    if result.is_error:
+        print(f"mcp-desk: {args.tool} answered with an error", file=sys.stderr)
+        return EXIT_TOOL_ERROR
+    return EXIT_OK
+
+
+def print_content(blocks: list[dict[str, Any]]) -> None:
+    """Content blocks for a person: text as text, anything else as a one-line summary."""
+    for block in blocks:
+        kind = block.get("type")
+        if kind == "text":
+            print(safe(str(block.get("text", ""))))
+        elif kind in ("image", "audio"):
+            size = len(str(block.get("data", ""))) * 3 // 4
+            print(f"[{kind}: {safe(str(block.get('mimeType', '?')))}, about {size:,} bytes]")
+        elif kind == "resource_link":
+            print(
+                f"[link: {safe(str(block.get('uri', '')))}"
+                + (f" {safe(str(block['name']))}]" if block.get("name") else "]")
+            )
+        elif kind == "resource":
+            print_resource_contents([block.get("resource") or {}])
+        else:
+            print(f"[{safe(str(kind))} block]")
+
+
+def print_resource_contents(contents: list[dict[str, Any]]) -> None:
+    for item in contents:
+        if "text" in item:
+            print(safe(str(item["text"])))
+        else:
+            size = len(str(item.get("blob", ""))) * 3 // 4
+            uri, mime = safe(str(item.get("uri", ""))), safe(str(item.get("mimeType", "binary")))
+            print(f"[{uri}: {mime}, about {size:,} bytes]")
+
+
+def cmd_resources(args: argparse.Namespace) -> int:
+    target = resolve_target(args)
+
+    async def action(conn: ServerConnection) -> tuple[list[Any], list[Any]]:
+        return list(conn.catalog.resources.values()), list(conn.catalog.resource_templates.values())
+
+    resources, templates = run_on_server(target, action)
+    if args.json:
+        print_json({"resources": [r.raw for r in resources], "resourceTemplates": [t.raw for t in templates]})
+        return EXIT_OK
+    for res in resources:
+        described = first_line(res.raw.get("description"))
+        print(f"{safe(res.uri)}  {safe(res.name)}" + (f" — {described}" if described else ""))
+    for tpl in templates:
+        described = first_line(tpl.raw.get("description"))
+        uri = safe(str(tpl.raw.get("uriTemplate", "")))
+        print(
+            f"{uri}  {safe(str(tpl.raw.get('name', '')))} (template)"
+            + (f" — {described}" if described else "")
+        )
+    return EXIT_OK
+
+
+def cmd_read(args: argparse.Namespace) -> int:
+    target = resolve_target(args)
+
+    async def action(conn: ServerConnection) -> dict[str, Any]:
+        return await conn.read_resource(args.uri)
+
+    result = run_on_server(target, action)
+    if args.json:
+        print_json(result)
+    else:
+        print_resource_contents(list(result.get("contents") or []))
+    return EXIT_OK
+
+
+def cmd_prompts(args: argparse.Namespace) -> int:
+    target = resolve_target(args)
+
+    async def action(conn: ServerConnection) -> list[Any]:
+        return list(conn.catalog.prompts.values())
+
+    prompts = run_on_server(target, action)
+    if args.json:
+        print_json([p.raw for p in prompts])
+        return EXIT_OK
+    for prompt in prompts:
+        names = [
+            safe(str(a.get("name", ""))) + ("*" if a.get("required") else "")
+            for a in prompt.raw.get("arguments") or []
+        ]
+        described = first_line(prompt.raw.get("description"))
+        line = safe(str(prompt.raw.get("name", "")))
+        if names:
+            line += f" ({', '.join(names)})"
+        print(line + (f" — {described}" if described else ""))
+    return EXIT_OK
+
+
+def cmd_prompt(args: argparse.Namespace) -> int:
+    arguments = _json_object(args.args, "--args") if args.args is not None else None
+    if arguments is not None:
+        arguments = {k: v if isinstance(v, str) else json.dumps(v) for k, v in arguments.items()}
+    target = resolve_target(args)
+
+    async def action(conn: ServerConnection) -> dict[str, Any]:
+        return await conn.get_prompt(args.name, arguments)
+
+    result = run_on_server(target, action)
+    if args.json:
+        print_json(result)
+        return EXIT_OK
+    for message in result.get("messages") or []:
+        print(f"{safe(str(message.get('role', '?')))}:")
+        print_content([message.get("content") or {}])
+    return EXIT_OK
+
+
+def cmd_ping(args: argparse.Namespace) -> int:
+    target = resolve_target(args)
+
+    async def action(conn: ServerConnection) -> float:
+        return await conn.ping()
+
+    seconds = run_on_server(target, action)
+    if args.json:
+        print_json({"ok": True, "ms": round(seconds * 1000, 3)})
+    else:
+        print(f"ok: {target.name} answered in {seconds * 1000:.1f} ms")
+    return EXIT_OK
