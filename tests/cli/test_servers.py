@@ -16,7 +16,8 @@ from tests.support.memory_keyring import MemoryKeyring
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "import"
-BINARY = ROOT / ".venv" / "bin" / "mcp-desk"
+# The console script of the venv running the tests (./.venv for run-tests.sh).
+BINARY = Path(sys.executable).parent / "mcp-desk"
 
 
 def run(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import json
 import subprocess
+import sys
 import warnings
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,8 @@ pytestmark = pytest.mark.keyring_integration
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "import"
 EXPECTED: dict[str, Any] = json.loads((FIXTURES / "expected.json").read_text())
-BINARY = ROOT / ".venv" / "bin" / "mcp-desk"
+# The console script of the venv running the tests (./.venv for run-tests.sh).
+BINARY = Path(sys.executable).parent / "mcp-desk"
 
 
 def grep_r(directory: Path, needle: str) -> list[str]:
