@@ -46,6 +46,7 @@ class DeskController(QObject):
         self._store: Any = None
         self._secrets: Any = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._engine_import: asyncio.Future[Any] | None = None
 
     # --- configuration ------------------------------------------------------------------------
     def load_config(self) -> None:
@@ -116,13 +117,28 @@ class DeskController(QObject):
 
     # --- engine -------------------------------------------------------------------------------
     def start_engine(self, handlers: Any = None) -> None:
-        if self.manager is not None:
-            return
-        from app.mcp.manager import ConnectionManager
+        """Import the engine in a worker thread, then create the ConnectionManager on this thread.
 
-        self.handlers = handlers
-        self.manager = ConnectionManager(handlers=handlers, sink=self.bridge)
-        self.engine_started.emit()
+        Importing the engine pulls in the MCP SDK (seconds on a busy machine); on the GUI thread it
+        would freeze the freshly painted window. `ensure_engine()` awaits the import when needed.
+        """
+        if handlers is not None:
+            self.handlers = handlers
+        if self.manager is not None or self._engine_import is not None:
+            return
+        loop = asyncio.get_event_loop()
+        self._engine_import = loop.run_in_executor(None, _import_engine)
+
+    async def ensure_engine(self) -> Any:
+        if self.manager is None:
+            if self._engine_import is None:
+                self.start_engine()
+            assert self._engine_import is not None
+            manager_cls = await asyncio.shield(self._engine_import)
+            if self.manager is None:
+                self.manager = manager_cls(handlers=self.handlers, sink=self.bridge)
+                self.engine_started.emit()
+        return self.manager
 
     def connection(self, name: str) -> Any | None:
         if self.manager is None:
@@ -140,8 +156,7 @@ class DeskController(QObject):
         return await asyncio.to_thread(target_from_config, entry, settings, self.secrets)
 
     async def connect(self, name: str) -> None:
-        if self.manager is None:
-            self.start_engine(self.handlers)
+        await self.ensure_engine()
         try:
             target = await self._target(name)
         except Exception as exc:
@@ -174,6 +189,8 @@ class DeskController(QObject):
     async def shutdown(self) -> None:
         for t in list(self._tasks):
             t.cancel()
+        if self._engine_import is not None and not self._engine_import.done():
+            await asyncio.shield(self._engine_import)  # a worker thread cannot be interrupted
         if self.manager is not None:
             await self.manager.shutdown()
 
@@ -195,6 +212,14 @@ class DeskController(QObject):
 
         task.add_done_callback(done)
         return task
+
+
+def _import_engine() -> Any:
+    """Runs in a worker thread: the heavy imports only (objects are made on the GUI thread)."""
+    import app.mcp.target  # noqa: F401  (needed at the first connect)
+    from app.mcp.manager import ConnectionManager
+
+    return ConnectionManager
 
 
 def _reason(exc: BaseException) -> str:
