@@ -2,6 +2,9 @@
 
     python -m tests.servers.faults.http_fault      # prints MCP_TEST_LISTENING 127.0.0.1:PORT on stderr
 
+With FAULT_HTTP_TOKEN set in its environment, every request without `Authorization: Bearer <that
+token>` gets 401 with a `WWW-Authenticate` header instead.
+
 Everything else is well-behaved (JSON answers, a session id, `echo`). `cut` opens an SSE response,
 sends a progress notification (when the call asked for progress) and half of the answer's event,
 then drops the TCP connection. The request id of every cut call is logged on stderr.
@@ -10,12 +13,14 @@ then drops the TCP connection. The request id of every cut call is logged on std
 from __future__ import annotations
 
 import json
+import os
 import sys
 import uuid
 from typing import Any
 
 Scope = dict[str, Any]
 SESSION = uuid.uuid4().hex
+TOKEN = os.environ.get("FAULT_HTTP_TOKEN")
 
 TOOLS = [
     {
@@ -58,6 +63,13 @@ async def app(scope: Scope, receive: Any, send: Any) -> None:
         while (await receive())["type"] != "lifespan.shutdown":
             await send({"type": "lifespan.startup.complete"})
         await send({"type": "lifespan.shutdown.complete"})
+        return
+    if TOKEN and (b"authorization", f"Bearer {TOKEN}".encode()) not in scope["headers"]:
+        challenge = b'Bearer realm="fault-http", error="invalid_token"'
+        await send(
+            {"type": "http.response.start", "status": 401, "headers": [(b"www-authenticate", challenge)]}
+        )
+        await send({"type": "http.response.body", "body": b"unauthorized"})
         return
     if scope["method"] == "DELETE":
         await respond(send, 200)
