@@ -11,6 +11,7 @@ import contextlib
 import os
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
 FILE_MODE = 0o600
@@ -21,7 +22,8 @@ def atomic_write(path: Path, data: bytes, *, backup: bool = True) -> None:
         # A servers.json linked from a dotfiles repo stays a link: write where it points.
         path = path.resolve()
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    # The writer's pid in the name lets a later save clear temp files of writers that died.
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
     tmp = Path(tmp_name)
     try:
         with os.fdopen(fd, "wb") as f:
@@ -52,6 +54,40 @@ def _keep_backup(path: Path) -> None:
         shutil.copyfile(path, tmp)
         os.chmod(tmp, FILE_MODE)
     os.replace(tmp, bak)
+
+
+def remove_stale_temp_files(path: Path, max_age: float = 600.0) -> int:
+    """Delete temp files next to `path` left by writers that were killed; returns how many.
+
+    A temp file whose writer process is gone goes at once; otherwise (or where we cannot tell)
+    only once it is older than `max_age` seconds, so a concurrent writer is never disturbed.
+    """
+    removed = 0
+    cutoff = time.time() - max_age
+    for tmp in path.parent.glob(f".{path.name}.*.tmp"):
+        parts = tmp.name[len(path.name) + 2 :].split(".")
+        writer = int(parts[0]) if parts and parts[0].isdigit() else None
+        try:
+            if (writer is not None and writer != os.getpid() and not _alive(writer)) or (
+                tmp.stat().st_mtime < cutoff
+            ):
+                tmp.unlink()
+                removed += 1
+        except OSError:
+            continue  # vanished meanwhile, or not ours to remove
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    if os.name != "posix":
+        return True  # cannot tell cheaply: rely on the age rule
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _fsync_dir(directory: Path) -> None:

@@ -10,13 +10,12 @@ import copy
 import json
 import logging
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from app.config import paths
-from app.config.atomic import atomic_write
+from app.config.atomic import atomic_write, remove_stale_temp_files
 from app.config.errors import ConfigError
 from app.config.model import EntryShapeError, ServerEntry, ServerSettings
 
@@ -293,17 +292,10 @@ class ConfigStore:
             raise ConfigError(self.path, "the server list is not loaded (it may not have parsed)")
 
     def _remove_stale_temp_files(self) -> None:
-        # A writer killed mid-save leaves its temp file; clear old ones (not a concurrent writer's).
-        if not self.dir.is_dir():
-            return
-        cutoff = time.time() - STALE_TEMP_SECONDS
-        for pattern in (".servers.json.*.tmp", ".settings.json.*.tmp"):
-            for tmp in self.dir.glob(pattern):
-                try:
-                    if tmp.stat().st_mtime < cutoff:
-                        tmp.unlink()
-                except OSError:
-                    logger.debug("could not remove stale temp file %s", tmp, exc_info=True)
+        # A writer killed mid-save leaves its temp file; clear those (never a live writer's).
+        for path in (self.path, self.settings_file):
+            if path.parent.is_dir():
+                remove_stale_temp_files(path, STALE_TEMP_SECONDS)
 
 
 def _dump(data: dict[str, Any]) -> bytes:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import stat
+import subprocess
 import sys
 from pathlib import Path
 
@@ -260,3 +262,20 @@ def test_symlinked_file_stays_a_link(config_dir: Path, tmp_path: Path) -> None:
     store.save()
     assert (config_dir / "servers.json").is_symlink()
     assert list(json.loads(real.read_text())["mcpServers"]) == ["a", "b"]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="pid liveness check is POSIX-only")
+def test_temp_files_of_dead_writers_are_cleared(config_dir: Path) -> None:
+    child = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True
+    )
+    dead = int(child.stdout)
+    stale = config_dir / f".servers.json.{dead}.abc123.tmp"
+    stale.write_text("half a file")
+    live = config_dir / f".servers.json.{os.getppid()}.def456.tmp"  # our parent: alive
+    live.write_text("someone is writing")
+    store = ConfigStore()
+    store.load()
+    store.save()
+    assert not stale.exists()
+    assert live.exists()
