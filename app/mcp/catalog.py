@@ -149,7 +149,10 @@ def build_entry(kind: CatalogKind, raw: dict[str, Any]) -> CatalogEntry:
 def diff_entries(old: Mapping[str, CatalogEntry], new: Mapping[str, CatalogEntry]) -> CatalogDiff:
     added = tuple(k for k in new if k not in old)
     removed = tuple(k for k in old if k not in new)
-    changed = tuple(k for k in new if k in old and old[k].signature() != new[k].signature())
+    # Equal wire dicts are the common case and compare in C; only differing ones are canonicalised.
+    changed = tuple(
+        k for k in new if k in old and old[k].raw != new[k].raw and old[k].signature() != new[k].signature()
+    )
     return CatalogDiff(added=added, removed=removed, changed=changed)
 
 

@@ -101,6 +101,13 @@ _UNKNOWN_TOOL = re.compile(
     r"unknown tool|tool[^.]{0,80}not found|no such tool|tool[^.]{0,80}does not exist", re.I
 )
 
+_LIST_METHODS: dict[CatalogKind, tuple[str, str]] = {
+    "tools": ("tools/list", "tools"),
+    "resources": ("resources/list", "resources"),
+    "resource_templates": ("resources/templates/list", "resourceTemplates"),
+    "prompts": ("prompts/list", "prompts"),
+}
+
 _CLIENT_INFO = types.Implementation(name="mcp-desk", title="MCP Desk", version="0.1.0")
 
 
@@ -464,36 +471,50 @@ class ServerConnection:
             return diff
 
     async def _list_all(self, kind: CatalogKind) -> dict[str, Any]:
-        """Every page, following nextCursor ourselves (the SDK's own re-list stops at 100 pages)."""
+        """Every page, following nextCursor ourselves (the SDK's own re-list stops at 100 pages).
+
+        Pages are taken as raw dicts: the catalog keeps exactly what the server sent, and a
+        10,000-tool catalog does not pay for two pydantic validations and a dump per tool.
+        """
         session = self._require_client().session
+        method, key = _LIST_METHODS[kind]
         entries: dict[str, Any] = {}
         cursor: str | None = None
         seen: set[str] = set()
         for _ in range(MAX_PAGES):
-            params = types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
-            items: list[Any]
-            result: Any
-            with self._failures(f"{kind}/list"):
-                if kind == "tools":
-                    result = await self._timed(session.list_tools(params=params))
-                    items = result.tools
-                elif kind == "resources":
-                    result = await self._timed(session.list_resources(params=params))
-                    items = result.resources
-                elif kind == "resource_templates":
-                    result = await self._timed(session.list_resource_templates(params=params))
-                    items = result.resource_templates
-                else:
-                    result = await self._timed(session.list_prompts(params=params))
-                    items = result.prompts
+            with self._failures(method):
+                page = await self._timed(self._raw_request(method, {"cursor": cursor} if cursor else None))
+            items = page.get(key)
+            if not isinstance(items, list):
+                raise CallFailed(f"the server answered {method} without a {key!r} list")
+            next_cursor = page.get("nextCursor")
+            if kind == "tools" and self._modern:
+                # 2026-07-28: the SDK must see the listing (it drops tools with invalid
+                # x-mcp-header annotations and mirrors valid ones into HTTP headers on calls).
+                parsed = types.ListToolsResult.model_validate(page, by_name=False)
+                complete = cursor is None and next_cursor is None
+                kept = {t.name for t in session._absorb_tool_listing(parsed, complete=complete).tools}
+                items = [i for i in items if isinstance(i, dict) and i.get("name") in kept]
             for item in items:
-                entry = build_entry(kind, item.model_dump(by_alias=True, mode="json", exclude_unset=True))
-                entries[entry_key(kind, entry)] = entry
-            cursor = result.next_cursor
+                if isinstance(item, dict):
+                    entry = build_entry(kind, item)
+                    entries[entry_key(kind, entry)] = entry
+            cursor = next_cursor if isinstance(next_cursor, str) else None
             if cursor is None or cursor in seen:
                 break
             seen.add(cursor)
         return entries
+
+    async def _raw_request(self, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
+        """Send a request through the session (its per-era stamp included) and return the raw
+        result dict, without the SDK's typed parsing."""
+        session = self._require_client().session
+        data: dict[str, Any] = {"method": method}
+        if params:
+            data["params"] = params
+        opts: Any = {}
+        session._stamp(data, opts)
+        return await session._dispatcher.send_raw_request(method, data.get("params"), opts)
 
     def _mark_dirty(self, *kinds: CatalogKind) -> None:
         self._dirty.update(kinds)

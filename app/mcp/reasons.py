@@ -97,8 +97,10 @@ def explain(exc: BaseException | None, target: Target, proc: ProcessInfo | None,
         return f"permission denied starting {target.command}"
     if isinstance(err, ValueError) and "mode must be" in str(err):
         return f"unknown protocol mode {target.mode!r} in this server's settings (use auto or legacy)"
-    if proc is not None and (proc.returncode is not None or proc.stdout_eof):
+    if proc is not None and proc.exited_by_itself:
         return exited(proc)
+    if "Unsupported protocol version" in str(err) or "No mutually supported" in str(err):
+        return f"the server speaks a protocol version MCP Desk does not support ({short(err)})"
     http_reason = _http_status_reason(http)
     if http_reason is not None:
         return http_reason
@@ -106,8 +108,6 @@ def explain(exc: BaseException | None, target: Target, proc: ProcessInfo | None,
 
     if isinstance(err, MCPError):
         return f"the server refused the connection: {err.error.message} (error {err.error.code})"
-    if "Unsupported protocol version" in str(err) or "No mutually supported" in str(err):
-        return f"the server speaks a protocol version MCP Desk does not support ({short(err)})"
     try:
         import httpx2
     except ImportError:  # pragma: no cover

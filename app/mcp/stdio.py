@@ -26,7 +26,9 @@ from mcp.shared.message import SessionMessage
 
 logger = logging.getLogger(__name__)
 
-STDIN_CLOSE_GRACE = 1.0  # the spec's "wait for the server to exit" after stdin closes; SIGTERM is still graceful
+STDIN_CLOSE_GRACE = (
+    1.0  # the spec's "wait for the server to exit" after stdin closes; SIGTERM is still graceful
+)
 TERM_GRACE = 2.0  # after SIGTERM to the group, before SIGKILL
 STDERR_FLUSH = 0.5  # how long to wait for the last stderr lines after the process died
 _POLL = 0.01
@@ -54,6 +56,9 @@ class ProcessInfo:
     stderr_tail: deque[str] = field(default_factory=lambda: deque(maxlen=50))
     stdout_noise: deque[str] = field(default_factory=lambda: deque(maxlen=20))
     stdout_eof: bool = False
+    exited_by_itself: bool = False
+    """The server closed its output before we began to stop it (it crashed or quit)."""
+    stopping: bool = False
     group_left: bool = False
     """True if a process of the server's group survived SIGKILL (should never happen)."""
 
@@ -160,6 +165,7 @@ async def stdio_transport(
             pass  # the session went away first
         finally:
             info.stdout_eof = True
+            info.exited_by_itself = not info.stopping
 
     async def stderr_reader() -> None:
         assert process.stderr is not None
@@ -199,6 +205,7 @@ async def stdio_transport(
             await read_send.aclose()
 
     async def shutdown() -> None:
+        info.stopping = True
         write_send.close()
         assert process.stdin is not None
         with suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
