@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QByteArray, QModelIndex, QSettings, Qt, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QPaintEvent, QShortcut
@@ -31,10 +31,12 @@ from app.ui.dock import BottomDock
 from app.ui.models.history import HistoryEntry
 from app.ui.models.log import LogRow, TrafficRow
 from app.ui.models.servers import FAILED, READY, ServerListModel, ServerRow
-from app.ui.resource_panel import PromptPanel, ResourcePanel
-from app.ui.results import ResultView
 from app.ui.safe_text import confirm_and_open, plain_label
-from app.ui.tool_panel import ToolPanel, is_destructive
+
+if TYPE_CHECKING:
+    from app.ui.resource_panel import PromptPanel, ResourcePanel
+    from app.ui.results import ResultView
+    from app.ui.tool_panel import ToolPanel
 
 logger = logging.getLogger(__name__)
 
@@ -95,9 +97,11 @@ class MainWindow(QMainWindow):
 
         self.servers = ServerPanel(self.server_model)
         self.catalog = CatalogPanel()
-        self.tool_panel = ToolPanel()
-        self.resource_panel = ResourcePanel()
-        self.prompt_panel = PromptPanel()
+        # The right-hand panels are built when first needed: a first start shows only the guide.
+        self._tool_panel: ToolPanel | None = None
+        self._resource_panel: ResourcePanel | None = None
+        self._prompt_panel: PromptPanel | None = None
+        self._saved_tool_splitter: QByteArray | None = None
         self.guide = QWidget()
         gl = QVBoxLayout(self.guide)
         self.guide_text = plain_label(GUIDE)
@@ -106,8 +110,7 @@ class MainWindow(QMainWindow):
         gl.addWidget(self.guide_text)
         gl.addStretch(1)
         self.right = QStackedWidget()
-        for w in (self.guide, self.tool_panel, self.resource_panel, self.prompt_panel):
-            self.right.addWidget(w)
+        self.right.addWidget(self.guide)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("mainSplitter")
@@ -191,16 +194,55 @@ class MainWindow(QMainWindow):
         self.servers.add_requested.connect(self.add_server)
         self.servers.selection_changed.connect(self.on_server_selected)
         self.catalog.item_selected.connect(self.on_item_selected)
-        self.tool_panel.run_requested.connect(self.run_current)
-        self.tool_panel.cancel_requested.connect(self.cancel_call)
-        for rv in (self.tool_panel.result, self.resource_panel.result, self.prompt_panel.result):
-            rv.link_requested.connect(self.open_link)
-            rv.resource_link_clicked.connect(self.read_resource_link)
-        self.resource_panel.read_requested.connect(self.read_resource)
-        self.resource_panel.subscribe_toggled.connect(self.toggle_subscription)
-        self.prompt_panel.get_requested.connect(self.get_prompt)
         self.bottom.history_selected.connect(self.show_history)
         self.bottom.rerun_requested.connect(self.rerun_history)
+
+    # --- right-hand panels, built on first use -------------------------------------------------
+    @property
+    def tool_panel(self) -> ToolPanel:
+        if self._tool_panel is None:
+            from app.ui.tool_panel import ToolPanel
+
+            p = self._tool_panel = ToolPanel()
+            p.run_requested.connect(self.run_current)
+            p.cancel_requested.connect(self.cancel_call)
+            self._wire_result(p.result)
+            if self._saved_tool_splitter is not None:
+                p.splitter.restoreState(self._saved_tool_splitter)
+            self.right.addWidget(p)
+        return self._tool_panel
+
+    @property
+    def resource_panel(self) -> ResourcePanel:
+        if self._resource_panel is None:
+            from app.ui.resource_panel import ResourcePanel
+
+            p = self._resource_panel = ResourcePanel()
+            p.read_requested.connect(self.read_resource)
+            p.subscribe_toggled.connect(self.toggle_subscription)
+            self._wire_result(p.result)
+            self.right.addWidget(p)
+        return self._resource_panel
+
+    @property
+    def prompt_panel(self) -> PromptPanel:
+        if self._prompt_panel is None:
+            from app.ui.resource_panel import PromptPanel
+
+            p = self._prompt_panel = PromptPanel()
+            p.get_requested.connect(self.get_prompt)
+            self._wire_result(p.result)
+            self.right.addWidget(p)
+        return self._prompt_panel
+
+    def _wire_result(self, rv: ResultView) -> None:
+        rv.link_requested.connect(self.open_link)
+        rv.resource_link_clicked.connect(self.read_resource_link)
+
+    def _shown_tool(self) -> tuple[str | None, Any]:
+        """(server, tool) the tool panel shows, without building the panel."""
+        p = self._tool_panel
+        return (p.server, p.tool) if p is not None else (None, None)
 
     # --- first paint and the engine -----------------------------------------------------------
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -336,7 +378,7 @@ class MainWindow(QMainWindow):
         for kind in KINDS:
             self.catalog.models[kind].clear_server(server)
         self.catalog.update_counts()
-        if self.tool_panel.server == server and self.right.currentWidget() is self.tool_panel:
+        if self._shown_tool()[0] == server and self.right.currentWidget() is self._tool_panel:
             self.right.setCurrentWidget(self.guide)
 
     def _refresh_kind(self, server: str, kind: str) -> tuple[list[str], list[str], list[str]]:
@@ -366,15 +408,15 @@ class MainWindow(QMainWindow):
         item = self.catalog.current_item(kind)
         if kind != "tools":
             return item is not None
-        return (item is not None and item.server == self.tool_panel.server
-                and item.key == getattr(self.tool_panel.tool, "name", None))
+        server, tool = self._shown_tool()
+        return item is not None and item.server == server and item.key == getattr(tool, "name", None)
 
     @Slot(str, str, object)
     def on_catalog_changed(self, server: str, kind: str, diff: Any) -> None:
         if server not in self._loaded:
             return  # the first listing is shown when the server becomes ready
         self._refresh_kind(server, kind)
-        if kind == "tools" and self.tool_panel.server == server and self.tool_panel.tool is not None:
+        if kind == "tools" and self._shown_tool()[0] == server and self._shown_tool()[1] is not None:
             name = self.tool_panel.tool.name
             conn = self.controller.connection(server)
             tools = conn.catalog.tools if conn is not None else {}
@@ -403,13 +445,13 @@ class MainWindow(QMainWindow):
 
     @Slot(str, str, float, object, str)
     def on_progress(self, server: str, call_id: str, progress: float, total: Any, message: str) -> None:
-        if call_id == self._call_id:
-            self.tool_panel.set_progress(progress, total, message)
+        if call_id == self._call_id and self._tool_panel is not None:
+            self._tool_panel.set_progress(progress, total, message)
 
     @Slot(str, str)
     def on_resource_updated(self, server: str, uri: str) -> None:
-        if self.resource_panel.server == server:
-            self.resource_panel.mark_updated(uri)
+        if self._resource_panel is not None and self._resource_panel.server == server:
+            self._resource_panel.mark_updated(uri)
 
     # --- selection ----------------------------------------------------------------------------
     @Slot(str)
@@ -452,7 +494,8 @@ class MainWindow(QMainWindow):
     # --- running tools ------------------------------------------------------------------------
     @Slot()
     def run_current(self) -> None:
-        if self.right.currentWidget() is not self.tool_panel or self.tool_panel.tool is None:
+        if self._tool_panel is None or self.right.currentWidget() is not self._tool_panel or \
+                self._tool_panel.tool is None:
             return
         if self._call_task is not None and not self._call_task.done():
             return
@@ -470,6 +513,8 @@ class MainWindow(QMainWindow):
                 self.tool_panel.result.clear("Please correct the highlighted fields first.")
                 return
             arguments = self.tool_panel.form_value()
+        from app.ui.tool_panel import is_destructive
+
         if is_destructive(tool) and not self.controller.is_trusted(server, tool.name):
             from app.ui.async_dialogs import ask
 
@@ -549,7 +594,9 @@ class MainWindow(QMainWindow):
     @Slot(str)
     def read_resource_link(self, uri: str) -> None:
         """A resource link in a result: read it and show it in its own window."""
-        server = self.tool_panel.server or self.current_server()
+        server = self._shown_tool()[0] or self.current_server()
+        from app.ui.results import ResultView
+
         d = QDialog(self)
         d.setWindowTitle(uri)
         d.resize(600, 480)
@@ -611,10 +658,12 @@ class MainWindow(QMainWindow):
         state = s.value("windowState")
         if isinstance(state, QByteArray):
             self.restoreState(state)
-        for key, splitter in (("mainSplitter", self.splitter), ("toolSplitter", self.tool_panel.splitter)):
-            v = s.value(key)
-            if isinstance(v, QByteArray):
-                splitter.restoreState(v)
+        v = s.value("mainSplitter")
+        if isinstance(v, QByteArray):
+            self.splitter.restoreState(v)
+        v = s.value("toolSplitter")
+        if isinstance(v, QByteArray):
+            self._saved_tool_splitter = v
         server = s.value("lastServer")
         if isinstance(server, str) and server:
             self.servers.select(server)
@@ -627,7 +676,8 @@ class MainWindow(QMainWindow):
         s.setValue("geometry", self.saveGeometry())
         s.setValue("windowState", self.saveState())
         s.setValue("mainSplitter", self.splitter.saveState())
-        s.setValue("toolSplitter", self.tool_panel.splitter.saveState())
+        if self._tool_panel is not None:
+            s.setValue("toolSplitter", self._tool_panel.splitter.saveState())
         s.setValue("lastServer", self.current_server())
         kind = self.catalog.current_kind()
         item = self.catalog.current_item(kind)
