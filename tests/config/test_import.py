@@ -299,3 +299,23 @@ def test_values_from_secret_looking_env_vars_go_to_keyring(
     assert store.get("s").env == {"X_AUTH_VALUE": "${secret:X_AUTH_VALUE}", "REGION": "eu"}
     assert secrets.get("s", "X_AUTH_VALUE") == "ghp_fromEnvironment42"
     assert grep_dir(config_dir, "ghp_fromEnvironment42") == []
+
+
+def test_vscode_settings_json_mcp_block(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text(
+        '{\n  "editor.fontSize": 14,\n  // MCP servers\n  "mcp": {"servers": {"fs": '
+        '{"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem"]}}},\n}'
+    )
+    result = read_import_file(path)
+    assert result.format == "vscode"
+    assert [s.entry.name for s in result.servers] == ["fs"]
+
+
+def test_inspector_single_server_entry(tmp_path: Path) -> None:
+    path = tmp_path / "weather.json"
+    path.write_text(json.dumps({"type": "streamable-http", "url": "http://localhost:3001/mcp"}))
+    result = read_import_file(path)
+    assert result.format == "inspector"
+    assert result.servers[0].entry.name == "weather"
+    assert result.servers[0].entry.transport == "http"

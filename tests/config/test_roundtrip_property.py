@@ -81,3 +81,48 @@ def test_load_save_keeps_every_key(data: dict[str, Any]) -> None:
         assert saved == data
         # Same key order at every level too, so a diff of the file shows nothing.
         assert json.dumps(saved, indent=2, ensure_ascii=False) == original
+
+
+settings_files = st.fixed_dictionaries(
+    {
+        "servers": st.dictionaries(
+            st.text(min_size=1, max_size=6).filter(lambda n: "/" not in n and n == n.strip()),
+            st.fixed_dictionaries(
+                {},
+                optional={
+                    "timeout": st.floats(min_value=0.5, max_value=1e6),
+                    "protocol_mode": st.sampled_from(["legacy", "2025-11-25"]),
+                    "roots": st.lists(strings, min_size=1, max_size=3),
+                    "oauth": st.dictionaries(st.text(max_size=6), json_values, min_size=1, max_size=3),
+                },
+            ).flatmap(
+                lambda known: st.dictionaries(
+                    st.text(min_size=1, max_size=8).filter(
+                        lambda k: (
+                            k not in ("timeout", "protocol_mode", "roots", "trusted_tools", "order", "oauth")
+                        )
+                    ),
+                    json_values,
+                    max_size=3,
+                ).map(lambda extra: {**extra, **known})
+            ),
+            max_size=3,
+        )
+    }
+)
+
+
+@settings(max_examples=50, deadline=None)
+@given(settings_files)
+def test_settings_file_keeps_every_key(data: dict[str, Any]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        directory = Path(tmp)
+        servers = {"mcpServers": {name: {"command": "x"} for name in data["servers"]}}
+        (directory / "servers.json").write_text(json.dumps(servers), encoding="utf-8")
+        (directory / "settings.json").write_text(json.dumps(data), encoding="utf-8")
+        store = ConfigStore(directory)
+        store.load()
+        store.save()
+        saved = json.loads((directory / "settings.json").read_text(encoding="utf-8"))
+        expected = {"version": 1, "servers": {k: v for k, v in data["servers"].items() if v}}
+        assert saved == expected

@@ -128,3 +128,41 @@ def test_import_round_trip_through_cli_and_real_keyring(
     # And the config still names every server, with references where the values were.
     servers = json.loads((config / "servers.json").read_text())["mcpServers"]
     assert list(servers) == ["demo", *spec["servers"]]
+
+
+def test_cli_rename_and_remove_move_real_secrets(secret_service: SecretService, tmp_path: Path) -> None:
+    config = tmp_path / "cli-config"
+
+    def mcp(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(BINARY), "--config-dir", str(config), *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            env=secret_service.env,
+            timeout=120,
+        )
+
+    long_value = "t" * 2600
+    done = mcp(
+        "servers",
+        "add",
+        "api",
+        "--url",
+        "https://example.com/mcp",
+        "--secret-header",
+        "Authorization",
+        stdin="Bearer real-keyring-value\n",
+    )
+    assert done.returncode == 0, done.stderr
+    assert mcp("secrets", "set", "api", "OAUTH_BLOB", stdin=long_value + "\n").returncode == 0
+    assert secret_service.lookup("api/Authorization") == "Bearer real-keyring-value"
+    assert mcp("servers", "rename", "api", "api2").returncode == 0
+    assert secret_service.lookup("api/Authorization") is None
+    assert secret_service.lookup("api2/Authorization") == "Bearer real-keyring-value"
+    assert secret_service.lookup("api2/OAUTH_BLOB") == f"{CHUNK_MARKER}3"
+    assert grep_r(config, "real-keyring-value") == []
+    done = mcp("servers", "remove", "api2")
+    assert done.returncode == 0 and "2 secret(s)" in done.stdout
+    for user in ("api2/Authorization", "api2/OAUTH_BLOB", "api2/OAUTH_BLOB#1", "api2/OAUTH_BLOB#3"):
+        assert secret_service.lookup(user) is None
