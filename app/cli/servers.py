@@ -183,6 +183,12 @@ def cmd_add(args: argparse.Namespace) -> int:
         raise _usage("--header applies to --url servers only")
     secret_env_raw = _pairs(args.secret_env, "--secret-env", value_optional=True)
     secret_header_raw = _pairs(args.secret_header, "--secret-header", value_optional=True)
+    if any(v is not None for v in [*secret_env_raw.values(), *secret_header_raw.values()]):
+        print(
+            "note: a secret typed on the command line can stay in your shell history; "
+            "give only the name (--secret-env NAME) to be asked for the value",
+            file=sys.stderr,
+        )
 
     store = _load()
     if args.name in store:
