@@ -91,6 +91,9 @@ def target_from_config(entry: Any, settings: Any, secret_store: Any) -> Target:
     """
     from app.secrets.resolve import resolve_entry
 
+    problem = getattr(entry, "problem", None)
+    if problem:
+        raise ValueError(f"server {entry.name!r} cannot be used as written: {problem}")
     env, headers, secret_values = resolve_entry(entry, secret_store)
     transport = getattr(entry, "transport", None) or ("stdio" if getattr(entry, "command", None) else "http")
     if transport not in TRANSPORTS:
