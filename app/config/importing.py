@@ -122,6 +122,8 @@ def read_import_file(
         data = load_jsonc(path)
     except UnicodeDecodeError as exc:
         raise ConfigError(path, f"not UTF-8 text ({exc.reason})") from None
+    if not isinstance(data, dict):
+        raise ConfigError(path, "not a server list: the top level is not a JSON object", 1, 1)
     try:
         fmt: Format = detect_format(data, path) if format == "auto" else format
     except ValueError as exc:
@@ -137,7 +139,7 @@ def read_import_file(
         inputs = {i.id: i for i in _parse_inputs(path, root.get("inputs", []))}
     else:
         servers = data.get("mcpServers")
-        if servers is None and isinstance(data, dict) and ("command" in data or "url" in data):
+        if servers is None and ("command" in data or "url" in data):
             servers = {path.stem: data}
         inputs = {}
     if not isinstance(servers, dict):
@@ -159,8 +161,11 @@ def read_import_file(
         secrets: dict[str, str] = {}
         raw = copy.deepcopy(raw)
         from_secret_vars = _substitute(raw, env, inputs, answer, secrets, result.warnings, name)
+        clean = _clean_name(str(name))
+        if clean != name:
+            result.warnings.append(f"{name!r} is named {clean!r} here ('/' and outer spaces are not allowed)")
         try:
-            entry = ServerEntry.from_json(str(name), raw, normalise=True)
+            entry = ServerEntry.from_json(clean, raw, normalise=True)
         except EntryShapeError as exc:
             result.warnings.append(f"skipped {name!r}: {exc}")
             continue
@@ -168,7 +173,8 @@ def read_import_file(
             result.warnings.append(f"{name!r}: {entry.problem}")
         if extract is not None:
             secrets.update(extract(entry, detect=detect_secrets, taken=set(secrets)))
-        _move_values_from_secret_vars(entry, from_secret_vars, secrets)
+        if detect_secrets:
+            _move_values_from_secret_vars(entry, from_secret_vars, secrets)
         result.servers.append(ImportedServer(str(name), entry, secrets))
     return result
 
@@ -222,6 +228,11 @@ def import_into(
                 store.remove(server.entry.name)
         raise
     return result
+
+
+def _clean_name(name: str) -> str:
+    # "server/tool" names tools across servers and keyring entries are "server/NAME".
+    return name.strip().replace("/", "-") or "server"
 
 
 def _parse_inputs(path: Path, raw: Any) -> list[ImportInput]:

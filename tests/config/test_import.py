@@ -319,3 +319,19 @@ def test_inspector_single_server_entry(tmp_path: Path) -> None:
     assert result.format == "inspector"
     assert result.servers[0].entry.name == "weather"
     assert result.servers[0].entry.transport == "http"
+
+
+def test_awkward_names_and_shapes(tmp_path: Path, config_dir: Path) -> None:
+    path = tmp_path / "claude_desktop_config.json"
+    path.write_text(
+        json.dumps({"mcpServers": {"acme/tools ": {"command": "x"}, "bad": [1], "odd": {"args": 5}}})
+    )
+    store = ConfigStore()
+    store.load()
+    result = import_into(store, SecretStore(), path, extract=extract_secrets)
+    assert result.added == [("acme/tools ", "acme-tools")]
+    assert len(result.warnings) == 3  # renamed, not an object, wrong shape
+    listing = tmp_path / "list.json"
+    listing.write_text("[1, 2]")
+    with pytest.raises(ConfigError):
+        read_import_file(listing, "claude")
