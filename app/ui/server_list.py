@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QListView,
     QMenu,
     QPushButton,
-    QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QVBoxLayout,
@@ -34,6 +33,12 @@ LABELS = {
 }
 
 
+# QStyle's enums cost ~18 ms to create at start-up (PySide builds them lazily, all at once); the
+# delegate needs two of their values, so they are spelled out (stable Qt ABI values).
+STATE_SELECTED = 0x00008000  # QStyle.StateFlag.State_Selected
+PE_PANEL_ITEM_VIEW_ITEM = 44  # QStyle.PrimitiveElement.PE_PanelItemViewItem
+
+
 class ServerDelegate(QStyledItemDelegate):
     """Two lines per server: a coloured state dot and the name, then the status text."""
 
@@ -45,8 +50,8 @@ class ServerDelegate(QStyledItemDelegate):
         painter.save()
         style = option.widget.style() if option.widget else None
         if style is not None:
-            style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewItem, option, painter, option.widget)
-        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+            style.drawPrimitive(PE_PANEL_ITEM_VIEW_ITEM, option, painter, option.widget)  # type: ignore[arg-type]
+        selected = bool(int(option.state.value) & STATE_SELECTED)
         pal: QPalette = option.palette
         text_colour = pal.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
         r: QRect = option.rect.adjusted(8, 5, -6, -5)
