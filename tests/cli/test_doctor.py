@@ -1,0 +1,122 @@
+"""`mcp-desk doctor` against real broken servers: each one stops at the step that is broken and
+says what to do; healthy servers pass every step (stdio, Streamable HTTP, SSE)."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.cli.main import main
+from tests.servers.fixtures import *  # noqa: F403
+from tests.servers.harness import STDIO_FAULT
+from tests.servers.process import ServerProcess
+
+
+def doctor(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str]]:
+    code = main(["doctor", *args])
+    out, err = capsys.readouterr()
+    assert err == ""
+    return code, out.splitlines()
+
+
+def fault(name: str) -> list[str]:
+    return ["--stdio", shlex.join([sys.executable, str(STDIO_FAULT), name]), "--timeout", "5"]
+
+
+def marks(lines: list[str]) -> list[str]:
+    """The step lines only, e.g. '[ ok ] start the process'."""
+    return [line for line in lines if line.startswith("[")]
+
+
+def test_healthy_demo_passes_every_step(capsys: pytest.CaptureFixture[str]) -> None:
+    code, lines = doctor(["demo"], capsys)
+    assert code == 0, "\n".join(lines)
+    assert all(line.startswith("[ ok ]") for line in marks(lines))
+    assert marks(lines)[-1] == "[ ok ] connect as MCP Desk does"
+    assert lines[-1] == "Result: no problem found."
+
+
+def test_server_that_exits_at_once(capsys: pytest.CaptureFixture[str]) -> None:
+    code, lines = doctor(fault("exit-at-once"), capsys)
+    assert code == 1
+    assert marks(lines)[-1] == "[FAIL] the process keeps running"
+    text = "\n".join(lines)
+    assert "it exited with code 1" in text
+    assert "fatal: API_TOKEN is not set" in text
+    assert "advice: the server wants a credential" in text
+    assert lines[-1] == "Result: the first failure above is what to fix."
+
+
+def test_server_with_an_unknown_protocol_version(capsys: pytest.CaptureFixture[str]) -> None:
+    code, lines = doctor(fault("unknown-version"), capsys)
+    assert code == 1
+    assert marks(lines)[-1] == "[FAIL] answer initialize"
+    assert "       fault-unknown-version 1.0.0 offers protocol version '2099-01-01'" in lines
+
+
+def test_server_that_prints_on_stdout_works_with_a_warning(capsys: pytest.CaptureFixture[str]) -> None:
+    code, lines = doctor(fault("stdout-noise"), capsys)
+    assert code == 0
+    assert "[warn] stdout carries only protocol messages" in lines
+    assert "       stdout: Starting fault server v1.0 (debug build)" in lines
+    assert lines[-1] == "Result: it works, but see the warnings above."
+
+
+def test_server_that_never_answers(capsys: pytest.CaptureFixture[str]) -> None:
+    code, lines = doctor([*fault("never-initialize")[:-1], "2"], capsys)
+    assert code == 1
+    assert marks(lines)[-1] == "[FAIL] answer initialize"
+    assert "       no answer within 2 s" in lines
+
+
+def test_command_not_found(capsys: pytest.CaptureFixture[str]) -> None:
+    code, lines = doctor(["--stdio", "npx-that-does-not-exist -y some-server"], capsys)
+    assert code == 1
+    assert marks(lines) == [
+        "[ ok ] read the server's definition",
+        "[FAIL] find the command 'npx-that-does-not-exist'",
+    ]
+
+
+def test_missing_server_name(capsys: pytest.CaptureFixture[str]) -> None:
+    code, lines = doctor(["nosuch"], capsys)
+    assert code == 1
+    assert marks(lines) == ["[FAIL] read the server's definition"]
+
+
+def test_http_server_that_wants_a_token(
+    capsys: pytest.CaptureFixture[str], process_token: dict[str, str]
+) -> None:
+    argv = [sys.executable, "-m", "tests.servers.faults.http_fault"]
+    with ServerProcess(argv, env={**process_token, "FAULT_HTTP_TOKEN": "s3cret"}, cwd=Path.cwd()) as server:
+        host, port = server.wait_listening(30.0)
+        code, lines = doctor(["--url", f"http://{host}:{port}/mcp"], capsys)
+    assert code == 1
+    assert marks(lines)[-1] == "[FAIL] POST initialize"
+    assert '       WWW-Authenticate: Bearer realm="fault-http", error="invalid_token"' in lines
+    assert any(line.startswith("       advice: the server wants credentials") for line in lines)
+
+
+def test_nothing_listening(capsys: pytest.CaptureFixture[str]) -> None:
+    code, lines = doctor(["--url", "http://127.0.0.1:9/mcp"], capsys)
+    assert code == 1
+    assert marks(lines)[-1] == "[FAIL] connect to 127.0.0.1:9"
+
+
+def test_wrong_path(everything_http: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    code, lines = doctor(["--url", everything_http.url.replace("/mcp", "/wrong")], capsys)
+    assert code == 1
+    assert "       HTTP 404 Not Found" in lines
+
+
+def test_healthy_http_and_sse(
+    everything_http: Any, everything_sse: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for url in (everything_http.url, everything_sse.url):
+        code, lines = doctor(["--url", url], capsys)
+        assert code == 0, "\n".join(lines)
+        assert marks(lines)[-1] == "[ ok ] connect as MCP Desk does"
