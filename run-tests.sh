@@ -74,7 +74,8 @@ dirs=()
 for d in app tests bench; do [[ -d "$d" ]] && dirs+=("$d"); done
 step "ruff check ${dirs[*]}" .venv/bin/ruff check "${dirs[@]}"
 step "mypy" .venv/bin/mypy
-step "pytest" .venv/bin/python -m pytest "$@"
+# --durations: CI must stay under 20 minutes, so the slowest tests are named on every run.
+step "pytest" .venv/bin/python -m pytest --durations=10 "$@"
 
 echo "== total $(elapsed "$start_all") s"
 if ((${#failed[@]})); then
