@@ -40,6 +40,8 @@ class ConnectionManager:
         """Servers the user wants connected (reconnects only happen for these)."""
         self._reconnects: dict[str, asyncio.Task[None]] = {}
         self._backoff: dict[str, float] = {}
+        self._dropped: set[str] = set()
+        """Servers that were ready and dropped: retried with backoff until they are back."""
         self._http: Any = None
         self._closed = False
 
@@ -132,6 +134,7 @@ class ConnectionManager:
 
     async def disconnect(self, name: str) -> None:
         self._wanted.discard(name)
+        self._dropped.discard(name)
         self._cancel_reconnect(name)
         conn = self._connections.get(name)
         if conn is not None:
@@ -170,17 +173,24 @@ class ConnectionManager:
             return
         if event.state == ConnectionState.READY:
             self._backoff.pop(event.server, None)
-        elif (
-            event.state == ConnectionState.FAILED
-            and conn.was_ready
-            and event.server in self._wanted
-            and event.server not in self._reconnects
-        ):
-            delay = self._backoff.get(event.server, BACKOFF_FIRST)
-            self._backoff[event.server] = min(delay * 2, BACKOFF_MAX)
-            logger.info("%s dropped; reconnecting in %.1f s", event.server, delay)
-            task = asyncio.get_running_loop().create_task(self._reconnect_later(conn, delay))
-            self._reconnects[event.server] = task
+            self._dropped.discard(event.server)
+        elif event.state == ConnectionState.CLOSED:
+            self._dropped.discard(event.server)
+        elif event.state == ConnectionState.FAILED:
+            if conn.was_ready:
+                self._dropped.add(event.server)
+            if (
+                event.server in self._dropped
+                and event.server in self._wanted
+                and event.server not in self._reconnects
+            ):
+                # A server that was working and went away (crashed, restarted, network): keep
+                # trying, slower each time. One that never worked is a configuration problem.
+                delay = self._backoff.get(event.server, BACKOFF_FIRST)
+                self._backoff[event.server] = min(delay * 2, BACKOFF_MAX)
+                logger.info("%s dropped; reconnecting in %.1f s", event.server, delay)
+                task = asyncio.get_running_loop().create_task(self._reconnect_later(conn, delay))
+                self._reconnects[event.server] = task
 
     async def _reconnect_later(self, conn: ServerConnection, delay: float) -> None:
         try:

@@ -322,7 +322,7 @@ def _require_bearer(app: Any, token: str) -> Any:
     return wrapped
 
 
-async def serve_http(extra_tools: int, page_size: int, require_token: str) -> None:
+async def serve_http(extra_tools: int, page_size: int, require_token: str, port: int = 0) -> None:
     """Streamable HTTP on 127.0.0.1 and a free port, announced as `MCP_TEST_LISTENING host:port`."""
     import socket
 
@@ -334,7 +334,7 @@ async def serve_http(extra_tools: int, page_size: int, require_token: str) -> No
         app = _require_bearer(app, require_token)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
+    sock.bind(("127.0.0.1", port))
     sock.listen(64)
     print(f"MCP_TEST_LISTENING 127.0.0.1:{sock.getsockname()[1]}", file=sys.stderr, flush=True)
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
@@ -348,11 +348,12 @@ def main() -> None:
     parser.add_argument("--stderr-banner", default="")
     parser.add_argument("--http", action="store_true", help="serve Streamable HTTP instead of stdio")
     parser.add_argument("--require-token", default="", help="HTTP: answer 401 without this bearer token")
+    parser.add_argument("--port", type=int, default=0, help="HTTP: port on 127.0.0.1 (default: a free one)")
     args = parser.parse_args()
     if args.stderr_banner:
         print(args.stderr_banner, file=sys.stderr, flush=True)
     if args.http:
-        anyio.run(serve_http, args.extra_tools, args.page_size, args.require_token)
+        anyio.run(serve_http, args.extra_tools, args.page_size, args.require_token, args.port)
     else:
         anyio.run(serve_stdio, args.extra_tools, args.page_size)
 

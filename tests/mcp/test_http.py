@@ -3,6 +3,7 @@ headers with secrets, an HTTP 401 a person can understand, and one shared connec
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -11,6 +12,7 @@ import pytest
 
 from app.mcp.events import CatalogChanged, ConnectionState, Traffic
 from app.mcp.manager import ConnectionManager
+from app.mcp.results import CallFailed
 from app.mcp.target import Target
 from tests.mcp.conftest import EXPECTED_VERSION, MODES, SDK_SERVER, Events
 from tests.servers.process import ServerProcess
@@ -90,3 +92,42 @@ async def test_http_connections_share_one_pool() -> None:
         finally:
             await manager.shutdown()
         assert manager._http is None
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_http_server_restart_is_reconnected(mode: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("app.mcp.manager.BACKOFF_FIRST", 0.05)
+    monkeypatch.setattr("app.mcp.manager.BACKOFF_MAX", 0.5)
+    events = Events()
+    port = _free_port()
+    argv = [sys.executable, str(SDK_SERVER), "--http", "--port", str(port)]
+    manager = ConnectionManager(sink=events)
+    conn = manager.set_target(
+        Target(name="w", transport="http", url=f"http://127.0.0.1:{port}/mcp", mode=mode)
+    )
+    server = ServerProcess(argv).start()
+    try:
+        await asyncio.to_thread(server.wait_listening, 30)
+        manager.connect("w")
+        assert await conn.wait_settled(30) == ConnectionState.READY, conn.reason
+        server.stop()
+        with pytest.raises(CallFailed):
+            await conn.call_tool("echo", {"text": "x"})
+        await events.wait_for(lambda: conn.state == ConnectionState.FAILED)
+        assert conn.reason is not None and conn.reason.startswith("connection lost")
+        # While it is down the manager keeps trying; once it is back, the connection is too.
+        server = ServerProcess(argv).start()
+        await asyncio.to_thread(server.wait_listening, 30)
+        await events.wait_for(lambda: conn.state == ConnectionState.READY, timeout=30)
+        assert (await conn.call_tool("echo", {"text": "back"})).text() == "echo: back"
+    finally:
+        await manager.shutdown()
+        server.stop()
