@@ -47,6 +47,19 @@ def dumps(value: Any, *, indent: int | None = None) -> str:
     return json.dumps(value, ensure_ascii=False, indent=indent)
 
 
+_INVISIBLE = re.compile("[\u00a0\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
+
+
+def dumps_for_editing(value: Any, *, indent: int | None = None) -> str:
+    """JSON text for an editor: readable, but invisible characters written as `\\uXXXX` escapes.
+
+    Text widgets change some of them (Qt turns a no-break space into a space), and a person cannot see
+    them anyway; escaped, they survive editing. They can only occur inside JSON strings, so the
+    replacement cannot change the JSON's meaning.
+    """
+    return _INVISIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}", dumps(value, indent=indent))
+
+
 _WORD_BREAK = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[_\-\s.]+")
 
 

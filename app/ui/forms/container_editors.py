@@ -208,6 +208,7 @@ class MapEditor(QWidget):
         layout.addWidget(self.entries)
         self._keys: dict[QWidget, QLineEdit] = {}
         self._rows: dict[QWidget, FieldRow] = {}
+        self._names: dict[QWidget, str] = {}
 
     def _add(self, key: str, value: Any) -> QWidget:
         entry = QWidget(self.entries)
@@ -234,6 +235,9 @@ class MapEditor(QWidget):
         line.addWidget(row, 1)
         line.addWidget(remove, 0, Qt.AlignmentFlag.AlignTop)
         self._keys[entry] = key_edit
+        # The key as given: a line edit may change some characters (a no-break space becomes a space),
+        # so the text is only read back once the user edits it.
+        self._names[entry] = key
         self._rows[entry] = row
         self.entries.insert(entry)
         return entry
@@ -248,6 +252,7 @@ class MapEditor(QWidget):
     def _on_remove(self, entry: QWidget) -> None:
         self._keys.pop(entry)
         self._rows.pop(entry)
+        self._names.pop(entry)
         self.entries.remove(entry)
         self.env.structure_changed()
         self.on_changed()
@@ -255,13 +260,15 @@ class MapEditor(QWidget):
     @Slot()
     def _on_key_edited(self) -> None:
         for entry, key_edit in self._keys.items():
-            self._rows[entry].path = (*self.path, key_edit.text())
+            if key_edit.isModified():
+                self._names[entry] = key_edit.text()
+            self._rows[entry].path = (*self.path, self._names[entry])
         self.on_changed()
 
     def items(self) -> list[tuple[str, Any]]:
         out = []
         for entry in self.entries.entries:
-            key = self._keys[entry].text()
+            key = self._names[entry]
             value = self._rows[entry].value()
             if value is MISSING:
                 if not key:
@@ -274,6 +281,7 @@ class MapEditor(QWidget):
         self.entries.clear_all()
         self._keys.clear()
         self._rows.clear()
+        self._names.clear()
         for key, value in items.items():
             self._add(key, value)
         self.env.structure_changed()
@@ -288,13 +296,13 @@ class MapEditor(QWidget):
         return chain
 
     def child_row(self, key: str | int) -> FieldRow | None:
-        for entry, key_edit in self._keys.items():
-            if key_edit.text() == key:
+        for entry, name in self._names.items():
+            if name == key:
                 return self._rows[entry]
         return None
 
     def child_items(self) -> list[tuple[str | int | None, FieldRow]]:
-        return [(self._keys[e].text(), self._rows[e]) for e in self.entries.entries]
+        return [(self._names[e], self._rows[e]) for e in self.entries.entries]
 
 
 @register_editor("array")

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QColor, QFontDatabase, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTextEdit, QWidget
 
-from app.forms.values import MISSING, dumps
+from app.forms.values import MISSING, dumps_for_editing
 from app.ui.forms.base import mark_as_error, mark_as_hint, plain_label, vbox
 
 
@@ -39,7 +39,7 @@ class JsonView(QWidget):
 
     def show_value(self, value: Any) -> None:
         """Replace the text with `value` (the user's unparsed text, if any, is replaced too)."""
-        text = dumps(value, indent=2)
+        text = dumps_for_editing(value, indent=2)
         if text == self.editor.toPlainText():
             return
         self._quiet = True

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.forms import ChoiceField, ConstField, Field, NumberField, TextField
-from app.forms.values import MISSING, dumps
+from app.forms.values import MISSING, dumps, dumps_for_editing
 from app.ui.forms.base import EditorMixin, FormEnv, hbox, register_editor
 
 FORMAT_HINTS = {
@@ -494,7 +494,7 @@ class JsonEditor(QPlainTextEdit, EditorMixin):
         return not self.toPlainText().strip()
 
     def set_value(self, value: Any) -> None:
-        text = dumps(value, indent=2) if isinstance(value, dict | list) and value else dumps(value)
+        text = dumps_for_editing(value, indent=2 if isinstance(value, dict | list) and value else None)
         self._quiet = True
         try:
             self.setPlainText(text)
