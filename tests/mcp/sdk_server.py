@@ -57,6 +57,7 @@ def base_tools() -> dict[str, types.Tool]:
             {"action": {"type": "string"}, "name": {"type": "string"}, "new_name": {"type": "string"}},
         ),
         _tool("elicit", "Asks the user something"),
+        _tool("ask", "2026-07-28: asks through an input_required result"),
         _tool("sample", "Asks the client's model"),
         _tool("roots", "Lists the client's roots"),
         _tool("log", "Sends a log message", {"level": {"type": "string"}, "text": {"type": "string"}}),
@@ -164,6 +165,21 @@ def build_server(extra_tools: int = 0, page_size: int = 0) -> tuple[Server[Any],
                 types.ElicitResult,
             )
             return _text(json.dumps({"action": result.action, "content": result.content}))
+        if name == "ask":
+            answer = (params.input_responses or {}).get("where")
+            if answer is None:
+                form = types.ElicitRequestFormParams(
+                    message="Which city?",
+                    requested_schema={
+                        "type": "object",
+                        "properties": {"city": {"type": "string", "default": "Oslo"}},
+                    },
+                )
+                return types.InputRequiredResult(  # type: ignore[return-value]
+                    input_requests={"where": types.ElicitRequest(params=form)}, request_state="round-1"
+                )
+            assert params.request_state == "round-1"
+            return _text(json.dumps(answer.model_dump(mode="json", exclude_none=True)))
         if name == "sample":
             try:
                 result = await session.send_request(

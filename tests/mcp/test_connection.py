@@ -61,10 +61,10 @@ async def test_states_and_server_info(mode: str) -> None:
 
 @pytest.mark.parametrize("mode", MODES)
 async def test_catalog_lists_every_kind_and_every_page(mode: str) -> None:
-    # 17 built-in tools + 250 generated ones in pages of 7: 38 pages, all followed.
+    # 18 built-in tools + 250 generated ones in pages of 7: 38 pages, all followed.
     target = sdk_target("paged", mode, "--extra-tools", "250", "--page-size", "7")
     async with connected(target) as conn:
-        assert len(conn.catalog.tools) == 267
+        assert len(conn.catalog.tools) == 268
         assert "tool_00249" in conn.catalog.tools
         assert list(conn.catalog.resources) == ["mem://a", "mem://b"]
         assert list(conn.catalog.resource_templates) == ["mem://item/{id}"]
@@ -431,3 +431,12 @@ async def _wait_file(path: Path, timeout: float = 10.0) -> None:
             await asyncio.sleep(0.02)
 
     await asyncio.wait_for(loop(), timeout)
+
+
+async def test_input_required_round_trip_over_the_wire() -> None:
+    handlers = RecordingHandlers()
+    async with connected(sdk_target(mode="auto"), handlers=handlers) as conn:
+        assert conn.protocol_version == "2026-07-28"
+        result = await conn.call_tool("ask")
+        assert json.loads(result.text()) == {"action": "accept", "content": {"city": "Oslo", "nights": 5}}
+        assert handlers.elicitations[0].defaults == {"city": "Oslo"}

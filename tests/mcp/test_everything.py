@@ -147,6 +147,14 @@ async def test_elicitation_sampling_and_roots(kind: str, token: str, tmp_path: P
             sampled = await conn.call_tool("trigger-sampling-request", {"prompt": "hello", "maxTokens": 5})
             assert "sampled answer" in json.dumps(sampled.content)
 
+            url = await conn.call_tool(
+                "trigger-url-elicitation", {"url": "https://example.com/authorize", "message": "Open it"}
+            )
+            assert not url.is_error
+            url_request = handlers.elicitations[-1]
+            assert (url_request.mode, url_request.url) == ("url", "https://example.com/authorize")
+            assert url_request.elicitation_id
+
             roots = await conn.call_tool("get-roots-list", {})
             assert tmp_path.as_uri() in roots.text()
             await conn.set_log_level("debug")

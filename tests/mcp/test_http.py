@@ -47,7 +47,7 @@ async def test_both_eras_over_streamable_http(mode: str) -> None:
         try:
             assert await conn.wait_settled(30) == ConnectionState.READY, conn.reason
             assert conn.protocol_version == EXPECTED_VERSION[mode]
-            assert len(conn.catalog.tools) == 47
+            assert len(conn.catalog.tools) == 48
             assert (await conn.call_tool("echo", {"text": "over http"})).text() == "echo: over http"
             events.items.clear()
             await conn.call_tool("mutate", {"action": "add", "name": "web_fresh"})

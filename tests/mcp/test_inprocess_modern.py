@@ -3,12 +3,15 @@ events through `subscriptions/listen` (published on the server's subscription bu
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from mcp.shared.subscriptions import PromptsListChanged, ResourceUpdated, ToolsListChanged
 
 from app.mcp.connection import ServerConnection
 from app.mcp.events import CatalogChanged, ConnectionState, Progress
 from app.mcp.events import ResourceUpdated as ResourceUpdatedEvent
+from app.mcp.handlers import ElicitationRequest, ElicitationResponse, SamplingRequest, SamplingResponse
 from app.mcp.target import Target
 from tests.mcp.conftest import Events
 from tests.mcp.sdk_server import build_server
@@ -33,7 +36,7 @@ async def test_modern_era_in_process() -> None:
     try:
         assert conn.protocol_version == "2026-07-28"
         assert conn.server_info is not None and conn.server_info.name == "engine-test-server"
-        assert len(conn.catalog.tools) == 137
+        assert len(conn.catalog.tools) == 138
         assert conn.capabilities["tools"].get("listChanged") is True
         result = await conn.call_tool("slow", {"steps": 2, "delay": 0.001}, call_id="p")
         assert result.text() == "done"
@@ -70,5 +73,31 @@ async def test_resource_updates_through_listen() -> None:
         await bus.publish(ResourceUpdated(uri="mem://a"))  # type: ignore[attr-defined]
         await events.wait_for(lambda: events.of(ResourceUpdatedEvent))
         assert events.of(ResourceUpdatedEvent)[0].uri == "mem://a"
+    finally:
+        await conn.stop()
+
+
+class Answering:
+    def __init__(self) -> None:
+        self.seen: list[ElicitationRequest] = []
+
+    async def elicit(self, server: str, request: ElicitationRequest) -> ElicitationResponse:
+        self.seen.append(request)
+        return ElicitationResponse("accept", dict(request.defaults))
+
+    async def sample(self, server: str, request: SamplingRequest) -> SamplingResponse:
+        return SamplingResponse("decline")
+
+
+async def test_input_required_elicitation_goes_to_the_handlers() -> None:
+    handlers = Answering()
+    server, _ = build_server()
+    conn = ServerConnection(TARGET, server=server, handlers=handlers)
+    conn.start()
+    try:
+        assert await conn.wait_settled(10) == ConnectionState.READY
+        result = await conn.call_tool("ask")
+        assert json.loads(result.text()) == {"action": "accept", "content": {"city": "Oslo"}}
+        assert handlers.seen[0].message == "Which city?" and handlers.seen[0].defaults == {"city": "Oslo"}
     finally:
         await conn.stop()
