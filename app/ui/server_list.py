@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt, Signal, Slot
-from PySide6.QtGui import QAction, QColor, QPainter, QPalette
+from PySide6.QtGui import QAction, QColor, QIcon, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGridLayout,
@@ -33,13 +33,15 @@ LABELS = {
 }
 
 
-# QStyle's enums cost ~18 ms to create at start-up (PySide builds them lazily, all at once); the
-# delegate needs two of their values, so they are spelled out (stable Qt ABI values).
-STATE_SELECTED = 0x00008000  # QStyle.StateFlag.State_Selected
-PE_PANEL_ITEM_VIEW_ITEM = 44  # QStyle.PrimitiveElement.PE_PanelItemViewItem
-
-
 class ServerDelegate(QStyledItemDelegate):
+    # The background (selection, hover, focus) is drawn by the base class with the text and icon
+    # blanked out; this avoids touching QStyle, whose enums cost ~18 ms to create at start-up.
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: Index) -> None:  # noqa: N802
+        super().initStyleOption(option, index)
+        option.text = ""
+        option.icon = QIcon()
+
     """Two lines per server: a coloured state dot and the name, then the status text."""
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
@@ -48,10 +50,10 @@ class ServerDelegate(QStyledItemDelegate):
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         painter.save()
-        style = option.widget.style() if option.widget else None
-        if style is not None:
-            style.drawPrimitive(PE_PANEL_ITEM_VIEW_ITEM, option, painter, option.widget)  # type: ignore[arg-type]
-        selected = bool(int(option.state.value) & STATE_SELECTED)
+        super().paint(painter, option, index)
+        view = option.widget
+        sel = view.selectionModel() if isinstance(view, QListView) else None
+        selected = bool(sel is not None and sel.isSelected(index))
         pal: QPalette = option.palette
         text_colour = pal.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
         r: QRect = option.rect.adjusted(8, 5, -6, -5)

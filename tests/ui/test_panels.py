@@ -1,0 +1,130 @@
+"""Resources, templates, prompts, history re-run, keyboard, remembered state, --smoke-test."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+
+from tests.ui.conftest import connect, fill_text_field, run_tool_and_wait, select_tool
+
+pytestmark = pytest.mark.qt_log_ignore("This plugin does not support")
+
+
+def test_resource_read_and_image_resource(qtbot: Any, desk: Any) -> None:
+    from app.ui.results import ImageBlock
+
+    connect(qtbot, desk)
+    assert desk.catalog.select("resources", "demo", "demo://readme")
+    assert desk.right.currentWidget() is desk.resource_panel
+    desk.resource_panel.read_button.click()
+    qtbot.waitUntil(lambda: "demo://readme" in desk.resource_panel.result.status_text(), timeout=20000)
+    assert "MCP Desk" in desk.resource_panel.result.json_text()
+    assert desk.catalog.select("resources", "demo", "demo://badge.png")
+    desk.resource_panel.read_button.click()
+    qtbot.waitUntil(lambda: bool(desk.resource_panel.result.findChildren(ImageBlock)), timeout=20000)
+
+
+def test_template_form_reads_a_note(qtbot: Any, desk: Any) -> None:
+    connect(qtbot, desk)
+    select_tool(qtbot, desk, "add_note")
+    fill_text_field(qtbot, desk.tool_panel.form, 0, "groceries")
+    fill_text_field(qtbot, desk.tool_panel.form, 1, "milk, bread")
+    run_tool_and_wait(qtbot, desk)
+    assert desk.catalog.select("resource_templates", "demo", "demo://notes/{name}")
+    panel = desk.resource_panel
+    assert list(panel.fields) == ["name"]
+    qtbot.keyClicks(panel.fields["name"], "groceries")
+    assert panel.current_uri() == "demo://notes/groceries"
+    panel.read_button.click()
+    qtbot.waitUntil(lambda: "milk, bread" in panel.result.json_text(), timeout=20000)
+
+
+def test_prompt_arguments_and_messages(qtbot: Any, desk: Any) -> None:
+    connect(qtbot, desk)
+    assert desk.catalog.select("prompts", "demo", "write_email")
+    panel = desk.prompt_panel
+    assert desk.right.currentWidget() is panel
+    panel.get_button.click()  # required arguments missing: said at the field, nothing sent
+    assert "recipient" in panel.error.text()
+    qtbot.keyClicks(panel.fields["recipient"][0], "Ana")
+    qtbot.keyClicks(panel.fields["topic"][0], "the picnic")
+    panel.get_button.click()
+    qtbot.waitUntil(lambda: "Write a friendly email to Ana about the picnic" in panel.result.json_text(),
+                    timeout=20000)
+
+
+def test_history_rerun_prefills_form(qtbot: Any, desk: Any) -> None:
+    connect(qtbot, desk)
+    select_tool(qtbot, desk, "echo")
+    fill_text_field(qtbot, desk.tool_panel.form, 0, "first call")
+    run_tool_and_wait(qtbot, desk)
+    select_tool(qtbot, desk, "list_notes")
+    run_tool_and_wait(qtbot, desk)
+    hist = desk.bottom.history_view
+    first = desk.bottom.history_filter.index(1, 0)  # newest first: the echo call is second
+    assert "demo/echo" in first.data()
+    hist.setCurrentIndex(first)
+    assert "first call" in desk.tool_panel.result.json_text()
+    desk.bottom.rerun.click()
+    assert desk.tool_panel.tool.name == "echo"
+    assert desk.tool_panel.form_value() == {"message": "first call"}
+
+
+def test_ctrl_enter_runs_and_validation_points_at_field(qtbot: Any, desk: Any) -> None:
+    connect(qtbot, desk)
+    select_tool(qtbot, desk, "echo")
+    desk.activateWindow()
+    # Required field empty: Run does not call, says why.
+    qtbot.keyClick(desk.tool_panel.form, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: "correct" in desk.tool_panel.result.status_text())
+    assert desk.bottom.history_model.rowCount() == 0
+    fill_text_field(qtbot, desk.tool_panel.form, 0, "by keyboard")
+    with qtbot.waitSignal(desk.call_finished, timeout=20000):
+        qtbot.keyClick(desk.tool_panel.form, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert "by keyboard" in desk.tool_panel.result.json_text()
+
+
+def test_window_remembers_splitters_selection_and_geometry(qtbot: Any, aloop: Any, config_dir: Path) -> None:
+    from app.ui.controller import DeskController
+    from app.ui.window import MainWindow
+
+    c = DeskController()
+    c.load_config()
+    w = MainWindow(c)
+    qtbot.addWidget(w)
+    w.resize(900, 650)
+    w.show()
+    w.splitter.setSizes([300, 300, 300])
+    w.save_state()
+    assert (config_dir / "window.ini").is_file()
+    w2 = MainWindow(c)
+    qtbot.addWidget(w2)
+    w2.restore_state()
+    s = w2.ui_settings()
+    assert s.value("geometry") == w.saveGeometry()
+    assert w2.splitter.saveState() == w.splitter.saveState()
+    assert w2.current_server() == "demo"
+
+
+def test_smoke_test_command(tmp_path: Path) -> None:
+    cfg = tmp_path / "smoke"
+    cfg.mkdir()
+    (cfg / "servers.json").write_text(
+        '{"mcpServers": {"demo": {"command": "%s", "args": ["-m", "app", "demo-server"]},'
+        ' "broken": {"command": "no-such-command-mcp-desk"}}}' % sys.executable.replace("\\", "\\\\"),
+        encoding="utf-8")
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    shot = tmp_path / "main.png"
+    out = subprocess.run([sys.executable, "-m", "app", "--config-dir", str(cfg), "--screenshot", str(shot)],
+                         capture_output=True, text=True, timeout=120, env=env)
+    assert out.returncode == 0, out.stderr
+    lines = sorted(out.stdout.strip().splitlines())
+    assert lines[0].startswith("broken: failed: "), lines
+    assert lines[1].startswith("demo: ready, ") and lines[1].endswith(" tools"), lines
+    assert shot.stat().st_size > 10_000
