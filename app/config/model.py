@@ -179,6 +179,8 @@ class ServerSettings:
     # OAuth client settings (client id, scopes, redirect port...). Tokens live in the keyring.
     oauth: dict[str, Any] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
+    # Keys (and their order) found in the file: a default the user wrote out stays written.
+    key_order: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ServerSettings:
@@ -203,24 +205,28 @@ class ServerSettings:
             order=order,
             oauth=copy.deepcopy(oauth),
             extra={k: copy.deepcopy(v) for k, v in data.items() if k not in known},
+            key_order=tuple(data.keys()),
         )
 
     def to_json(self) -> dict[str, Any]:
+        """Non-default values, plus any key the file had; unknown keys; the file's key order."""
+        present = set(self.key_order)
         out: dict[str, Any] = {}
-        if self.timeout != 60.0:
+        if self.timeout != 60.0 or "timeout" in present:
             out["timeout"] = self.timeout
-        if self.protocol_mode != "auto":
+        if self.protocol_mode != "auto" or "protocol_mode" in present:
             out["protocol_mode"] = self.protocol_mode
-        if self.roots:
+        if self.roots or "roots" in present:
             out["roots"] = list(self.roots)
-        if self.trusted_tools:
+        if self.trusted_tools or "trusted_tools" in present:
             out["trusted_tools"] = sorted(self.trusted_tools)
         if self.order is not None:
             out["order"] = self.order
-        if self.oauth:
+        if self.oauth or "oauth" in present:
             out["oauth"] = copy.deepcopy(self.oauth)
         out.update(copy.deepcopy(self.extra))
-        return out
+        order = {key: i for i, key in enumerate(self.key_order)}
+        return dict(sorted(out.items(), key=lambda kv: order.get(kv[0], len(order))))
 
 
 def _opt_str(data: dict[str, Any], key: str) -> str | None:
