@@ -287,6 +287,14 @@ class VariantField(Field):
             # Same place in the value as the picker itself: the chosen alternative *is* this field's value.
             found = self.build_child(self.ctx, self.variants[index].schema, self.name, True, self.path)
             found.label = self.variants[index].title
+            if (
+                self.discriminator is not None
+                and isinstance(found, ObjectField)
+                and self.discriminator in found.property_schemas
+                and self.discriminator not in found.required_names
+            ):
+                # The fixed value that names the alternative is always sent with it.
+                found.required_names = (*found.required_names, self.discriminator)
             if found.help == self.help:
                 found.help = ""
             cache[index] = found

@@ -33,6 +33,21 @@ class FieldError:
 
 _MAX_MESSAGE = 240
 
+_TYPE_NAMES = {
+    "string": "text",
+    "integer": "a whole number",
+    "number": "a number",
+    "boolean": "yes or no",
+    "object": "an object",
+    "array": "a list",
+    "null": "empty (null)",
+}
+
+
+def _listed(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]
+
+
 _MESSAGES: dict[str, Any] = {
     "required": lambda e: "This field is required.",
     "enum": lambda e: "Choose one of the listed values.",
@@ -50,6 +65,9 @@ _MESSAGES: dict[str, Any] = {
     "format": lambda e: f"Not a valid {e.validator_value}.",
     "uniqueItems": lambda e: "Items must all be different.",
     "additionalProperties": lambda e: e.message[:_MAX_MESSAGE],
+    "type": lambda e: (
+        "Must be " + " or ".join(_TYPE_NAMES.get(t, str(t)) for t in _listed(e.validator_value)) + "."
+    ),
 }
 """Friendlier texts for common failures; others keep jsonschema's message, shortened."""
 

@@ -487,14 +487,30 @@ def _object(spec: Spec) -> Field:
     )
 
 
-def _variant_title(branch: Schema, index: int, discriminator: str | None, ctx: SchemaContext) -> str:
-    if isinstance(branch.get("title"), str) and branch["title"]:
+def _variant_title(
+    branch: Schema, raw: Any, index: int, discriminator: str | None, ctx: SchemaContext
+) -> str:
+    """A name for one alternative in the picker, from the alternative itself (not its surroundings)."""
+    if isinstance(branch.get("title"), str) and branch["title"].strip():
         return str(branch["title"])
     if discriminator is not None:
-        value = _const_of(ctx, branch.get("properties", {}).get(discriminator))
+        value = _const_of(ctx, (branch.get("properties") or {}).get(discriminator))
         if value is not MISSING:
             return _choice_label(value)
+    if isinstance(raw, dict) and isinstance(raw.get("$ref"), str):
+        return humanise(
+            raw["$ref"].rsplit("/", 1)[-1]
+        )  # "#/$defs/pageIdParentRequest" -> "Page id parent request"
     type_ = branch.get("type")
+    for name, sub in (branch.get("properties") or {}).items():
+        value = _const_of(ctx, sub)
+        if value is not MISSING and isinstance(value, str | int | float | bool):
+            return f"{humanise(str(name))}: {_choice_label(value)}"  # a lone fixed value names it well
+    if type_ == "object" or (type_ is None and isinstance(branch.get("properties"), dict)):
+        names = [n for n in branch.get("required") or [] if isinstance(n, str)]
+        names = names or [n for n in branch.get("properties") or {} if isinstance(n, str)]
+        if names:
+            return "With " + ", ".join(humanise(n).lower() for n in names[:3])
     if isinstance(type_, str) and type_ in TYPE_TITLES:
         title = TYPE_TITLES[type_]
         if isinstance(branch.get("enum"), list):
@@ -506,6 +522,8 @@ def _variant_title(branch: Schema, index: int, discriminator: str | None, ctx: S
         if isinstance(branch.get("format"), str):
             return f"{title} ({branch['format']})"
         return title
+    if _union_key(branch):
+        return f"One of {len(branch[_union_key(branch) or ''])} kinds"
     if isinstance(branch.get("description"), str) and 0 < len(branch["description"]) <= 60:
         return str(branch["description"])
     return f"Option {index + 1}"
@@ -524,14 +542,18 @@ def _const_of(ctx: SchemaContext, node: Any) -> Any:
 
 
 def _find_discriminator(ctx: SchemaContext, branches: list[Schema]) -> str | None:
-    if len(branches) < 2 or not all(isinstance(b.get("properties"), dict) for b in branches):
+    """A property with a distinct fixed value in every alternative that has properties (a free-form
+    `{type: object}` alternative next to them does not prevent it)."""
+    shaped = [b for b in branches if isinstance(b.get("properties"), dict) and b["properties"]]
+    if len(shaped) < 2:
         return None
-    for name in branches[0]["properties"]:
-        values = [_const_of(ctx, b["properties"].get(name)) for b in branches]
+    for name in shaped[0]["properties"]:
+        values = [_const_of(ctx, b["properties"].get(name)) for b in shaped]
         if any(v is MISSING for v in values):
             continue
-        keys = [dumps(v) for v in values]
-        if len(set(keys)) == len(keys):
+        # Mostly distinct is enough (real servers repeat a value now and then); the picker then
+        # tells same-named alternatives apart by validating the value.
+        if len({dumps(v) for v in values}) > 1:
             return str(name)
     return None
 
@@ -539,20 +561,24 @@ def _find_discriminator(ctx: SchemaContext, branches: list[Schema]) -> str | Non
 def _union_variants(ctx: SchemaContext, schema: Schema) -> tuple[list[Variant], str | None]:
     key = _union_key(schema)
     if key is None:  # a list of types
-        types = schema["type"]
-        branches = [{**schema, "type": t} for t in types]
+        raws: list[Any] = [None] * len(schema["type"])
+        own = [{"type": t} for t in schema["type"]]
+        branches = [{**schema, "type": t} for t in schema["type"]]
     else:
-        siblings = {k: v for k, v in schema.items() if k != key}
-        branches = []
-        for branch in schema[key]:
+        siblings = {k: v for k, v in schema.items() if k not in (key, "title")}
+        raws, own, branches = list(schema[key]), [], []
+        for branch in raws:
             try:
-                branches.append(merge(siblings, ctx.resolve(branch)))
+                resolved = ctx.resolve(branch)
+                own.append(resolved)
+                branches.append(merge(siblings, resolved))
             except Unresolvable:
+                own.append({})
                 branches.append({**siblings, "$comment": "unresolvable", "not": {}})
     discriminator = _find_discriminator(ctx, branches)
     titles: list[str] = []
-    for i, branch in enumerate(branches):
-        title = _variant_title(branch, i, discriminator, ctx)
+    for i, (mine, raw) in enumerate(zip(own, raws, strict=True)):
+        title = _variant_title(mine, raw, i, discriminator, ctx)
         while title in titles:
             title = f"{title} ({i + 1})"
         titles.append(title)

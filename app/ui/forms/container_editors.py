@@ -584,11 +584,15 @@ class VariantEditor(QWidget, EditorMixin):
         """The alternative that fits `value`: by discriminator, else the first that validates, else the
         first whose field can show it."""
         field = self.field
+        candidates = range(len(field.variants))
         if field.discriminator is not None and isinstance(value, dict) and field.discriminator in value:
-            for i in range(len(field.variants)):
-                if json_equal(field.discriminator_value(i), value[field.discriminator]):
-                    return i
-        fitting = [i for i in range(len(field.variants)) if field.option(i).accepts(value)]
+            named = [
+                i for i in candidates if json_equal(field.discriminator_value(i), value[field.discriminator])
+            ]
+            if len(named) == 1:
+                return named[0]
+            candidates = named or candidates
+        fitting = [i for i in candidates if field.option(i).accepts(value)]
         for i in fitting:
             if self.env.form.validate_at(field.variants[i].schema, value):
                 return i

@@ -343,6 +343,8 @@ class ConstEditor(QCheckBox, EditorMixin):
 
     def setText(self, text: str) -> None:
         shown = self.fixed if isinstance(self.fixed, str) else dumps(self.fixed)
+        if self.field.required:
+            text = text.removesuffix(" *")  # nothing to fill in: the value is fixed and always sent
         super().setText(f"{text}: {shown}"[:200])
 
     def value(self) -> Any:
@@ -385,6 +387,7 @@ class ChoiceEditor(_NoWheelCombo, EditorMixin):
         self.setMaxVisibleItems(15)
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.setMinimumContentsLength(12)
+        self.setPlaceholderText("Choose…")
         if len(field.choices) > LARGE_CHOICE_LIST:
             self.setEditable(True)
             self.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
@@ -500,7 +503,7 @@ class JsonEditor(QPlainTextEdit, EditorMixin):
             self.setPlainText(text)
         finally:
             self._quiet = False
-        lines = min(max(text.count("\n") + 1, 3), 12)
+        lines = min(max(text.count("\n") + 1, 3 if isinstance(value, dict | list) else 1), 12)
         self.setFixedHeight(self.fontMetrics().lineSpacing() * lines + 12)
 
     def reset(self) -> None:
