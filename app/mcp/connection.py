@@ -23,6 +23,7 @@ import uuid
 from collections import deque
 from collections.abc import Callable
 from contextlib import AsyncExitStack
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, cast
 
@@ -111,19 +112,14 @@ _LIST_METHODS: dict[CatalogKind, tuple[str, str]] = {
 _CLIENT_INFO = types.Implementation(name="mcp-desk", title="MCP Desk", version="0.1.0")
 
 
+@dataclass(frozen=True)
 class ServerInfo:
     """What the server says about itself (all optional on 2026-07-28 servers)."""
 
-    def __init__(
-        self, name: str, title: str | None, version: str | None, icons: list[dict[str, Any]]
-    ) -> None:
-        self.name = name
-        self.title = title
-        self.version = version
-        self.icons = icons
-
-    def __repr__(self) -> str:
-        return f"ServerInfo({self.name!r}, title={self.title!r}, version={self.version!r})"
+    name: str
+    title: str | None
+    version: str | None
+    icons: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _dump(model: Any) -> dict[str, Any]:

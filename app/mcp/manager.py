@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
 from app.mcp.catalog import ToolInfo
 from app.mcp.connection import ServerConnection
-from app.mcp.events import ConnectionState, Event, Sink, StateChanged, deliver
+from app.mcp.events import ConnectionState, Event, LogLine, Sink, StateChanged, deliver
 from app.mcp.handlers import ClientHandlers
 from app.mcp.target import Target
 
@@ -189,6 +190,10 @@ class ConnectionManager:
                 delay = self._backoff.get(event.server, BACKOFF_FIRST)
                 self._backoff[event.server] = min(delay * 2, BACKOFF_MAX)
                 logger.info("%s dropped; reconnecting in %.1f s", event.server, delay)
+                deliver(
+                    self._sinks,
+                    LogLine(event.server, time.time(), "info", "client", f"reconnecting in {delay:g} s"),
+                )
                 task = asyncio.get_running_loop().create_task(self._reconnect_later(conn, delay))
                 self._reconnects[event.server] = task
 
