@@ -119,6 +119,7 @@ class KeyValueRows(QWidget):
         h = QHBoxLayout(row)
         h.setContentsMargins(0, 0, 0, 0)
         k = QLineEdit(name)
+        k.setCursorPosition(0)  # long names show their start, not their end
         k.setPlaceholderText("NAME" if self.kind == "env" else "Header-Name")
         k.setAccessibleName(f"{self.kind} name")
         v = QLineEdit()

@@ -52,6 +52,13 @@ def is_destructive(tool: Any) -> bool:
     return hint(ann, "destructiveHint") is True and hint(ann, "readOnlyHint") is not True
 
 
+def clean_description(text: str | None) -> str:
+    """Docstring-style descriptions lose their common indentation (shown as plain text anyway)."""
+    import inspect
+
+    return inspect.cleandoc(text) if text and text.strip() else "(no description)"
+
+
 def badge(text: str, colour: str) -> QLabel:
     label = QLabel(text)
     label.setTextFormat(Qt.TextFormat.PlainText)
@@ -156,13 +163,11 @@ class ToolPanel(QWidget):
         outer.addWidget(self.removed)
         self.description = plain_label("", wrap=True)
         self.description.setAccessibleName("Tool description")
-        self.description.setMaximumHeight(16 * 8)
-        desc_area = QScrollArea()
-        desc_area.setWidgetResizable(True)
-        desc_area.setFrameShape(QFrame.Shape.NoFrame)
-        desc_area.setWidget(self.description)
-        desc_area.setMaximumHeight(16 * 8)
-        outer.addWidget(desc_area)
+        self.desc_area = QScrollArea()
+        self.desc_area.setWidgetResizable(True)
+        self.desc_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.desc_area.setWidget(self.description)
+        outer.addWidget(self.desc_area)
 
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setObjectName("toolSplitter")
@@ -197,8 +202,9 @@ class ToolPanel(QWidget):
         self.splitter.addWidget(top)
         self.result = ResultView()
         self.splitter.addWidget(self.result)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([300, 320])
         outer.addWidget(self.splitter, 1)
 
     # --- showing a tool -----------------------------------------------------------------------
@@ -212,17 +218,30 @@ class ToolPanel(QWidget):
         title = getattr(tool, "title", None) or tool.name
         self.title.setText(title)
         self.name.setText(f"{server}/{tool.name}")
-        self.description.setText(getattr(tool, "description", None) or "(no description)")
+        self.description.setText(clean_description(getattr(tool, "description", None)))
+        # As tall as the text, up to about eight lines; longer descriptions scroll.
+        lines = self.description.text().count("\n") + 1 + len(self.description.text()) // 110
+        self.desc_area.setFixedHeight(min(8, max(1, lines)) * self.fontMetrics().lineSpacing() + 6)
         self._set_badges(getattr(tool, "annotations", None))
         schema = getattr(tool, "input_schema", None) or {"type": "object"}
         if same and schema == self._schema and self.form is not None:
             return  # same schema: the form (and what was typed) stays as it is
         self._schema = schema
         self._set_form(make_form(schema))
+        self._fit_splitter()
         if old_value is not None and same:
             self._restore(old_value)
         if not same:
             self.result.clear()
+
+    def _fit_splitter(self) -> None:
+        """Give the form what it needs (up to 60%) and the answer the rest."""
+        total = sum(self.splitter.sizes())
+        if total <= 0 or self.form is None:
+            return
+        want = self.form.sizeHint().height() + self.run_button.sizeHint().height() + 24
+        form_h = max(120, min(want, int(total * 0.6)))
+        self.splitter.setSizes([form_h, max(1, total - form_h)])
 
     def _restore(self, value: Any) -> None:
         """Put back what was typed; keep it only if it still validates against the new schema."""
@@ -254,6 +273,7 @@ class ToolPanel(QWidget):
             item = self.badges.takeAt(0)
             w = item.widget()
             if w is not None:
+                w.hide()  # deleteLater alone leaves it painted until the next loop turn
                 w.deleteLater()
         shown = 0
         for key, text, colour in BADGES:

@@ -102,8 +102,26 @@ class MainWindow(QMainWindow):
         self._resource_panel: ResourcePanel | None = None
         self._prompt_panel: PromptPanel | None = None
         self._saved_tool_splitter: QByteArray | None = None
+        # The overview page: the selected server's state (and why it failed), what it says about
+        # itself once connected, and the first-run guide.
         self.guide = QWidget()
         gl = QVBoxLayout(self.guide)
+        self.overview_title = plain_label("")
+        f = self.overview_title.font()
+        f.setBold(True)
+        f.setPointSizeF(f.pointSizeF() * 1.3)
+        self.overview_title.setFont(f)
+        self.overview_title.setStyleSheet("padding: 0 12px;")
+        gl.addWidget(self.overview_title)
+        self.overview_reason = plain_label("")
+        self.overview_reason.setObjectName("failureReason")
+        self.overview_reason.setStyleSheet(
+            "background: #fdecea; color: #8b1a1a; border: 1px solid #f5c2c0; border-radius: 4px; padding: 8px;")
+        self.overview_reason.hide()
+        gl.addWidget(self.overview_reason)
+        self.overview_info = plain_label("")
+        self.overview_info.setStyleSheet("padding: 4px 12px;")
+        gl.addWidget(self.overview_info)
         self.guide_text = plain_label(GUIDE)
         self.guide_text.setObjectName("guide")
         self.guide_text.setStyleSheet("font-size: 11pt; padding: 12px;")
@@ -130,6 +148,7 @@ class MainWindow(QMainWindow):
         self.dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
                               | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.dock)
+        self.resizeDocks([self.dock], [170], Qt.Orientation.Vertical)
 
         self.notice = QLabel()
         self.notice.setObjectName("notice")
@@ -371,7 +390,7 @@ class MainWindow(QMainWindow):
         elif state in (FAILED, "closed", "idle"):
             self._loaded.discard(server)
             self._clear_server(server)
-        if server == self.current_server():
+        if server == self.current_server() or state == READY:
             self._update_empty_state()
 
     def _clear_server(self, server: str) -> None:
@@ -457,19 +476,60 @@ class MainWindow(QMainWindow):
     @Slot(str)
     def on_server_selected(self, server: str) -> None:
         self.catalog.set_server(server or None)
+        shown = self._shown_server()
+        if shown is not None and shown != server and not self.catalog.all_servers.isChecked():
+            self.right.setCurrentWidget(self.guide)  # don't keep showing another server's tool
         self._update_empty_state()
+
+    def _shown_server(self) -> str | None:
+        w = self.right.currentWidget()
+        if w is None or w is self.guide:
+            return None
+        return getattr(w, "server", None)
 
     def _update_empty_state(self) -> None:
         server = self.current_server()
         row = self.server_model.server(server) if server else None
+        self.overview_reason.hide()
+        self.overview_info.setText("")
         if row is None:
             self.catalog.empty.setText("")
-        elif row.state == FAILED:
+            self.overview_title.setText("")
+            return
+        status = "failed" if row.state == FAILED else row.status_text()
+        self.overview_title.setText(f"{server} — {status}")
+        if row.state == FAILED:
             self.catalog.empty.setText(f"{server} failed: {row.reason}")
+            self.overview_reason.setText(f"Could not connect to “{server}”:\n{row.reason}\n\n"
+                                         "Fix the server's settings with Edit, then press Reconnect. "
+                                         "The Log tab below shows what the server printed.")
+            self.overview_reason.show()
         elif row.state != READY:
             self.catalog.empty.setText(f"{server} is not connected. Press Connect to see its tools.")
         else:
             self.catalog.empty.setText("")
+            self.overview_info.setText(self._server_info_text(server))
+        ready = any(r.state == READY for r in self.server_model._rows)
+        self.guide_text.setVisible(not ready)
+
+    def _server_info_text(self, server: str) -> str:
+        conn = self.controller.connection(server)
+        if conn is None:
+            return ""
+        info = getattr(conn, "server_info", None)
+        lines = []
+        if info is not None:
+            name = getattr(info, "title", None) or getattr(info, "name", "") or server
+            version = getattr(info, "version", "") or ""
+            lines.append(f"{name} {version}".strip())
+        version = getattr(conn, "protocol_version", None)
+        if version:
+            lines.append(f"Protocol {version}")
+        instructions = getattr(conn, "instructions", None)
+        if instructions:
+            lines += ["", str(instructions)]
+        lines += ["", "Choose a tool, resource or prompt in the middle to try it."]
+        return "\n".join(lines)
 
     @Slot(str, object)
     def on_item_selected(self, kind: str, item: Any) -> None:
