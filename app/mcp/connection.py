@@ -749,6 +749,9 @@ class ServerConnection:
                 if exc.error.code == CONNECTION_CLOSED:
                     self.conn._lost_reason = self.conn._lost_reason or "the server closed the connection"
                     self.conn._lost.set()
+                    raise CallFailed(
+                        f"{self.what} failed: the connection to the server was lost", CONNECTION_CLOSED
+                    ) from exc
                 raise CallFailed(exc.error.message, exc.error.code, exc.error.data) from exc
             if reasons.is_network_error(exc):
                 self.conn._lost_reason = reasons.explain(

@@ -325,8 +325,9 @@ async def test_traffic_is_recorded_with_secrets_masked() -> None:
 async def test_crash_mid_call_fails_the_call_and_the_connection(token: str) -> None:
     events = Events()
     async with connected(sdk_target(token=token), events) as conn:
-        with pytest.raises(CallFailed):
+        with pytest.raises(CallFailed) as failure:
             await conn.call_tool("exit", {"code": 3})
+        assert str(failure.value) == "calling exit failed: the connection to the server was lost"
         await events.wait_for(lambda: conn.state == ConnectionState.FAILED)
         assert conn.reason is not None and "exited with code 3" in conn.reason
         assert conn.was_ready
