@@ -34,7 +34,12 @@ from mcp.server.mcpserver import (
 from mcp.server.mcpserver.prompts.base import Message, UserMessage
 from mcp_types import (
     CallToolResult,
+    Completion,
+    CompletionArgument,
+    CompletionContext,
     CreateMessageResult,
+    PromptReference,
+    ResourceTemplateReference,
     SamplingMessage,
     TextContent,
     ToolAnnotations,
@@ -50,6 +55,7 @@ logger = logging.getLogger(__name__)
 SERVER_NAME = "mcp-desk-demo"
 SERVER_VERSION = "0.1.0"
 BONUS_TOOL = "lucky_number"
+TONES = ("friendly", "formal", "brief")
 MODERN_ERA = "2026-07-28"
 
 INSTRUCTIONS = (
@@ -93,6 +99,8 @@ class DemoState:
     def record(self, line: str) -> None:
         stamp = datetime.datetime.now(datetime.UTC).strftime("%H:%M:%S")
         self.activity.append(f"{stamp} {line}")
+        # Also on stderr, so a client's log pane has something real to show.
+        logger.info("%s", line)
 
 
 def _is_modern(ctx: Context) -> bool:
@@ -138,6 +146,8 @@ def build_server() -> MCPServer:
         version=SERVER_VERSION,
         log_level="WARNING",
     )
+    # MCPServer configured the root logger at WARNING (on stderr); let our activity lines through.
+    logging.getLogger(__name__).setLevel(logging.INFO)
     read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
     @server.tool(structured_output=False, title="Echo", annotations=read_only)
@@ -367,9 +377,27 @@ def build_server() -> MCPServer:
     def write_email(
         recipient: Annotated[str, Field(description="Who the email is for.")],
         topic: Annotated[str, Field(description="What it is about.")],
-        tone: Annotated[str, Field(description="friendly, formal or brief")] = "friendly",
+        tone: Annotated[str, Field(description=", ".join(TONES))] = "friendly",
     ) -> list[Message]:
         """Draft an email to someone about a topic, in a chosen tone."""
         return [UserMessage(f"Write a {tone} email to {recipient} about {topic}. Keep it under 120 words.")]
+
+    async def complete(
+        ref: PromptReference | ResourceTemplateReference,
+        argument: CompletionArgument,
+        context: CompletionContext | None,
+    ) -> Completion | None:
+        """Suggest values for the prompt's tone and the note template's name, by prefix."""
+        if isinstance(ref, PromptReference) and ref.name == "write_email" and argument.name == "tone":
+            choices = list(TONES)
+        elif isinstance(ref, ResourceTemplateReference) and argument.name == "name":
+            choices = sorted(state.notes)
+        else:
+            return None
+        values = [c for c in choices if c.startswith(argument.value)]
+        return Completion(values=values, total=len(values), has_more=False)
+
+    # The SDK's `completion()` decorator has no annotations; registering by call keeps ours typed.
+    server.completion()(complete)  # type: ignore[no-untyped-call]
 
     return server

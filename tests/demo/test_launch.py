@@ -57,7 +57,7 @@ def _listening_addresses(port: int) -> set[str]:
 
 
 @pytest.fixture
-def http_server() -> Iterator[str]:
+def http_server() -> Iterator[tuple[str, subprocess.Popen[str]]]:
     port = _free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "app", "demo-server", "--http", str(port)],
@@ -71,7 +71,7 @@ def http_server() -> Iterator[str]:
         assert proc.stderr is not None
         line = proc.stderr.readline()
         assert line.strip() == f"MCP Desk demo server on http://127.0.0.1:{port}/mcp"
-        yield f"http://127.0.0.1:{port}/mcp"
+        yield f"http://127.0.0.1:{port}/mcp", proc
     finally:
         proc.terminate()
         try:
@@ -99,11 +99,19 @@ async def _connect_when_listening(url: str, mode: str) -> Client:
 
 @pytest.mark.anyio
 @pytest.mark.parametrize("mode", MODES)
-async def test_streamable_http_on_loopback_only(http_server: str, mode: str) -> None:
-    port = int(http_server.split(":")[2].split("/")[0])
-    async with await _connect_when_listening(http_server, mode) as client:
+async def test_streamable_http_on_loopback_only(
+    http_server: tuple[str, subprocess.Popen[str]], mode: str
+) -> None:
+    url, proc = http_server
+    port = int(url.split(":")[2].split("/")[0])
+    async with await _connect_when_listening(url, mode) as client:
         assert client.protocol_version == EXPECTED_VERSION[mode]
         result = await client.call_tool("slow_count", {"to": 2, "delay_seconds": 0.01})
         assert not result.is_error
         if sys.platform.startswith("linux"):
             assert _listening_addresses(port) == {"0100007F"}  # 127.0.0.1, and nothing else
+    # What the tools do is also written to stderr, one line each, for a client's log pane.
+    assert proc.stderr is not None
+    with anyio.fail_after(20):
+        line = await anyio.to_thread.run_sync(proc.stderr.readline, abandon_on_cancel=True)
+    assert line.strip().endswith("slow_count finished 2")

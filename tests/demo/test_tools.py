@@ -8,7 +8,15 @@ from typing import Any
 import jsonschema
 import pytest
 from mcp import Client
-from mcp_types import BlobResourceContents, CallToolResult, ImageContent, TextContent, TextResourceContents
+from mcp_types import (
+    BlobResourceContents,
+    CallToolResult,
+    ImageContent,
+    PromptReference,
+    ResourceTemplateReference,
+    TextContent,
+    TextResourceContents,
+)
 
 from tests.demo.support import MODES, decode_png_b64, demo_client
 
@@ -154,3 +162,18 @@ async def test_resources_and_prompt(mode: str) -> None:
         assert message.role == "user"
         assert isinstance(message.content, TextContent)
         assert message.content.text.startswith("Write a formal email to Sam about the picnic.")
+
+
+async def test_completion_suggests_prompt_and_template_values(mode: str) -> None:
+    async with demo_client(mode) as client:
+        assert client.server_capabilities.completions is not None
+        tone = await client.complete(PromptReference(name="write_email"), {"name": "tone", "value": "f"})
+        assert tone.completion.values == ["friendly", "formal"]
+        notes = await client.complete(
+            ResourceTemplateReference(uri="demo://notes/{name}"), {"name": "name", "value": ""}
+        )
+        assert notes.completion.values == ["shopping", "welcome"]
+        nothing = await client.complete(
+            PromptReference(name="write_email"), {"name": "recipient", "value": "A"}
+        )
+        assert nothing.completion.values == []
