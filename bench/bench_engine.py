@@ -1,0 +1,239 @@
+"""Engine benchmarks (issue 3 §6). Prints figures; not a test.
+
+    .venv/bin/python bench/bench_engine.py            # every part, each in a fresh process
+    .venv/bin/python bench/bench_engine.py echo       # one part: echo | catalog | qasync
+
+echo     1,000 `tools/call` echo round trips over stdio to server-everything, through app.mcp and
+         through the raw SDK `Client`, on the same server in the same run, interleaved in blocks so
+         machine noise hits both alike. Goal: ratio (app.mcp / SDK) <= 1.10.
+catalog  A replay server with 10,000 tools in pages of 100 (stdio): time from start() until the
+         connection is READY with the whole catalog, and a second full re-listing on the live
+         connection; peak RSS of this process. Goal: <= 1.5 s.
+qasync   20 stdio servers (server-everything) connecting at once on a qasync loop (offscreen Qt):
+         wall time until all are READY, and the longest stall of the loop seen by a 5 ms ticker.
+         Goal: stall <= 50 ms.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from tests.servers import everything  # noqa: E402
+from tests.servers.node import NodeToolsUnavailable  # noqa: E402
+
+CALLS = 1000
+BLOCK = 100
+WARMUP = 50
+TOOLS = 10_000
+PAGE = 100
+SERVERS = 20
+TICK = 0.005
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def server_argv() -> list[str]:
+    try:
+        return everything.stdio_argv()
+    except NodeToolsUnavailable as exc:
+        sys.exit(f"server-everything is not installed: {exc}")
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.3f} ms"
+
+
+# ------------------------------------------------------------------------------------------ echo
+
+
+async def bench_echo() -> None:
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    from app.mcp.connection import ServerConnection
+    from app.mcp.target import Target
+
+    argv = server_argv()
+    target = Target(name="everything", transport="stdio", command=argv[0], args=tuple(argv[1:]))
+    conn = ServerConnection(target, traffic=False)
+    traced: list[Any] = []
+    conn_traffic = ServerConnection(target, traffic=True, sink=traced.append)
+    for c in (conn, conn_traffic):
+        c.start()
+        assert (await c.wait_settled(60)).value == "ready", c.reason
+    params = StdioServerParameters(command=argv[0], args=argv[1:])
+    arguments = {"message": "hello"}
+    samples: dict[str, list[float]] = {"sdk": [], "app.mcp": [], "app.mcp+traffic": []}
+
+    async with Client(params, cache=None) as client:
+
+        async def sdk_call() -> None:
+            await client.call_tool("echo", arguments)
+
+        async def app_call() -> None:
+            await conn.call_tool("echo", arguments)
+
+        async def app_traffic_call() -> None:
+            await conn_traffic.call_tool("echo", arguments)
+
+        calls = {"sdk": sdk_call, "app.mcp": app_call, "app.mcp+traffic": app_traffic_call}
+        for call in calls.values():
+            for _ in range(WARMUP):
+                await call()
+        for _ in range(CALLS // BLOCK):
+            for name, call in calls.items():
+                for _ in range(BLOCK):
+                    started = time.perf_counter()
+                    await call()
+                    samples[name].append(time.perf_counter() - started)
+    for c in (conn, conn_traffic):
+        await c.stop()
+
+    print(f"echo: {CALLS} tools/call round trips over stdio to server-everything (per call)")
+    for name, values in samples.items():
+        print(
+            f"  {name:16s} p50 {ms(statistics.median(values))}  mean {ms(statistics.fmean(values))}"
+            f"  p95 {ms(sorted(values)[int(len(values) * 0.95)])}  total {sum(values):.3f} s"
+        )
+    sdk = statistics.median(samples["sdk"])
+    for name in ("app.mcp", "app.mcp+traffic"):
+        ratio = statistics.median(samples[name]) / sdk
+        total_ratio = sum(samples[name]) / sum(samples["sdk"])
+        verdict = "ok" if ratio <= 1.10 else "over the goal"
+        print(f"  ratio {name}/sdk: p50 {ratio:.3f}, total {total_ratio:.3f} (goal <= 1.10: {verdict})")
+
+
+# --------------------------------------------------------------------------------------- catalog
+
+
+async def bench_catalog() -> None:
+    from app.mcp.connection import ServerConnection
+    from app.mcp.target import Target
+
+    target = Target(
+        name="replay",
+        transport="stdio",
+        command=sys.executable,
+        args=("-m", "tests.servers.replay_server", "--synthetic-tools", str(TOOLS), "--page-size", str(PAGE)),
+        cwd=str(REPO),
+        env={"PYTHONPATH": str(REPO)},
+        timeout=120,
+    )
+    rss_before = peak_rss_mb()
+    conn = ServerConnection(target, traffic=False)
+    started = time.perf_counter()
+    conn.start()
+    assert (await conn.wait_settled(120)).value == "ready", conn.reason
+    ready = time.perf_counter() - started
+    assert len(conn.catalog.tools) == TOOLS, len(conn.catalog.tools)
+    relist_started = time.perf_counter()
+    await conn.refresh("tools")
+    relist = time.perf_counter() - relist_started
+    rss_after = peak_rss_mb()
+    await conn.stop()
+    verdict = "ok" if relist <= 1.5 else "over the goal"
+    print(f"catalog: {TOOLS:,} tools in pages of {PAGE} over stdio (replay server, Python SDK)")
+    print(f"  start() until READY with every tool: {ready:.3f} s (includes starting the Python server)")
+    print(f"  full re-listing on the live connection: {relist:.3f} s (goal <= 1.5 s: {verdict})")
+    grew = rss_after - rss_before
+    print(f"  peak RSS: {rss_after:.0f} MB (before connecting {rss_before:.0f} MB, +{grew:.0f} MB)")
+
+
+# ---------------------------------------------------------------------------------------- qasync
+
+
+def bench_qasync() -> None:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    import qasync
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication([])
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    argv = server_argv()
+
+    async def main() -> tuple[float, float, float, int, float]:
+        from app.mcp.manager import ConnectionManager
+        from app.mcp.target import Target
+
+        stall = 0.0
+        ticks = 0
+        done = asyncio.Event()
+
+        async def ticker() -> None:
+            nonlocal stall, ticks
+            while not done.is_set():
+                before = loop.time()
+                await asyncio.sleep(TICK)
+                stall = max(stall, loop.time() - before - TICK)
+                ticks += 1
+
+        manager = ConnectionManager(traffic=True, sink=lambda event: None)
+        for i in range(SERVERS):
+            manager.set_target(
+                Target(name=f"s{i:02d}", transport="stdio", command=argv[0], args=tuple(argv[1:]))
+            )
+        tick_task = asyncio.ensure_future(ticker())
+        await asyncio.sleep(0.05)  # the ticker is running before the storm starts
+        started = time.perf_counter()
+        manager.connect_all()
+        states = await manager.wait_settled(120)
+        wall = time.perf_counter() - started
+        assert all(s.value == "ready" for s in states.values()), states
+        connect_stall = stall
+        stop_started = time.perf_counter()
+        await manager.shutdown()
+        stop_wall = time.perf_counter() - stop_started
+        done.set()
+        await tick_task
+        return wall, connect_stall, max(stall, connect_stall), ticks, stop_wall
+
+    with loop:
+        wall, connect_stall, overall, ticks, stop_wall = loop.run_until_complete(main())
+    verdict = "ok" if connect_stall <= 0.050 else "over the goal"
+    print(f"qasync: {SERVERS} stdio servers (server-everything) connecting at once on a qasync loop")
+    print(f"  wall time until all READY: {wall:.3f} s")
+    print(f"  longest loop stall while connecting (5 ms ticker): {connect_stall * 1000:.1f} ms", end="")
+    print(f" (goal <= 50 ms: {verdict}; {ticks} ticks)")
+    print(f"  shutdown of all {SERVERS}: {stop_wall:.3f} s", end="")
+    print(f"; longest stall including shutdown: {overall * 1000:.1f} ms")
+
+
+# ------------------------------------------------------------------------------------------ main
+
+PARTS = {
+    "echo": lambda: asyncio.run(bench_echo()),
+    "catalog": lambda: asyncio.run(bench_catalog()),
+    "qasync": bench_qasync,
+}
+
+
+def main(argv: list[str]) -> int:
+    if argv:
+        for part in argv:
+            PARTS[part]()
+        return 0
+    load = os.getloadavg()
+    print(f"bench_engine: {os.cpu_count()} CPUs, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    status = 0
+    for part in PARTS:
+        done = subprocess.run([sys.executable, __file__, part], check=False)
+        status |= done.returncode
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
