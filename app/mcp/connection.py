@@ -21,8 +21,8 @@ import re
 import time
 import uuid
 from collections import deque
-from collections.abc import Callable
-from contextlib import AsyncExitStack
+from collections.abc import Callable, Iterator
+from contextlib import AsyncExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, cast
@@ -187,6 +187,9 @@ class ServerConnection:
         self._listen_acked = asyncio.Event()
         self._listener_done = True
         self._http_observer: Any = None
+        self._call_clocks: dict[anyio.CancelScope, float] = {}
+        """In-flight calls' timeout scopes and limits: paused while a person answers the server."""
+        self._people_waiting = 0
 
     # ----------------------------------------------------------------- events
 
@@ -661,7 +664,8 @@ class ServerConnection:
                 message=params.message, mode="form", requested_schema=schema, defaults=schema_defaults(schema)
             )
         try:
-            response = await self.handlers.elicit(self.name, request)
+            with self._waiting_on_a_person():
+                response = await self.handlers.elicit(self.name, request)
         except Exception as exc:
             logger.exception("elicitation handler failed")
             return types.ErrorData(code=types.INTERNAL_ERROR, message=f"the client could not ask: {exc}")
@@ -678,7 +682,8 @@ class ServerConnection:
             raw=_dump(params),
         )
         try:
-            response = await self.handlers.sample(self.name, request)
+            with self._waiting_on_a_person():
+                response = await self.handlers.sample(self.name, request)
         except Exception as exc:
             logger.exception("sampling handler failed")
             return types.ErrorData(code=types.INTERNAL_ERROR, message=f"the client could not sample: {exc}")
@@ -694,6 +699,23 @@ class ServerConnection:
                 "stopReason": response.stop_reason,
             }
         )
+
+    @contextmanager
+    def _waiting_on_a_person(self) -> Iterator[None]:
+        """A call's timeout measures the server, not a person filling in a form: stop the clocks
+        of the calls in flight while a handler waits, and give them a fresh budget after."""
+        self._people_waiting += 1
+        if self._people_waiting == 1:
+            for scope in self._call_clocks:
+                scope.deadline = math.inf
+        try:
+            yield
+        finally:
+            self._people_waiting -= 1
+            if not self._people_waiting:
+                now = anyio.current_time()
+                for scope, limit in self._call_clocks.items():
+                    scope.deadline = now + limit
 
     async def _on_list_roots(self, context: ClientRequestContext) -> types.ListRootsResult | types.ErrorData:
         roots = [
@@ -802,10 +824,11 @@ class ServerConnection:
         session = client.session
         limit = timeout if timeout is not None else self.target.timeout
         started = time.perf_counter()
-        scope = anyio.CancelScope(deadline=anyio.current_time() + limit)
+        scope = anyio.CancelScope(deadline=math.inf if self._people_waiting else anyio.current_time() + limit)
 
         async def on_progress(progress: float, total: float | None, message: str | None) -> None:
-            scope.deadline = anyio.current_time() + limit  # progress means it is alive: restart the clock
+            if not self._people_waiting:
+                scope.deadline = anyio.current_time() + limit  # progress means it is alive: restart the clock
             self._emit(Progress(self.name, call_id, progress, total, message))
 
         async def send(
@@ -825,9 +848,13 @@ class ServerConnection:
                 await self._refresh_kind("tools")
                 return await session.send_request(request, _CALL_RESULT, progress_callback=on_progress)
 
-        with scope, self._failures(f"calling {name}"):
-            first = await send(None, None)
-            final = await self._drive_input_required(first, send)
+        self._call_clocks[scope] = limit
+        try:
+            with scope, self._failures(f"calling {name}"):
+                first = await send(None, None)
+                final = await self._drive_input_required(first, send)
+        finally:
+            del self._call_clocks[scope]
         if scope.cancelled_caught:
             raise CallTimedOut(
                 f"{name} did not answer within {limit:g} s (the server was asked to stop)", REQUEST_TIMEOUT

@@ -441,3 +441,28 @@ async def test_input_required_round_trip_over_the_wire() -> None:
         result = await conn.call_tool("ask")
         assert json.loads(result.text()) == {"action": "accept", "content": {"city": "Oslo", "nights": 5}}
         assert handlers.elicitations[0].defaults == {"city": "Oslo"}
+
+
+class SlowPerson(RecordingHandlers):
+    """Answers like a person: after longer than the call's whole timeout."""
+
+    def __init__(self, think: float) -> None:
+        super().__init__()
+        self.think = think
+
+    async def elicit(self, server: str, request: ElicitationRequest) -> ElicitationResponse:
+        # The delay is the behaviour under test (a person taking their time), not a synchronisation.
+        await asyncio.sleep(self.think)
+        return await super().elicit(server, request)
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_call_timeout_pauses_while_a_person_answers(mode: str) -> None:
+    handlers = SlowPerson(think=0.8)
+    tool = "elicit" if mode == "legacy" else "ask"
+    async with connected(sdk_target(mode=mode), handlers=handlers) as conn:
+        result = await conn.call_tool(tool, timeout=0.4)
+        assert json.loads(result.text())["action"] == "accept"
+        # The clock still runs for the server itself.
+        with pytest.raises(CallTimedOut):
+            await conn.call_tool("hang", timeout=0.3)
