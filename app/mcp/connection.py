@@ -724,12 +724,20 @@ class ServerConnection:
         ]
         return types.ListRootsResult(roots=roots)
 
-    async def set_roots(self, roots: tuple[str, ...]) -> None:
-        """New roots from the settings; the server is told with roots/list_changed (legacy era)."""
+    def update_roots(self, roots: tuple[str, ...]) -> bool:
+        """Take new roots (answered on the next roots/list); True when they changed."""
         if tuple(roots) == self._roots:
-            return
+            return False
         self._roots = tuple(roots)
         self.target = _replace_roots(self.target, self._roots)
+        return True
+
+    async def set_roots(self, roots: tuple[str, ...]) -> None:
+        """New roots from the settings; a ready 2025-era server is told with roots/list_changed."""
+        if self.update_roots(roots):
+            await self.notify_roots_changed()
+
+    async def notify_roots_changed(self) -> None:
         client = self._client
         if client is not None and self.state == ConnectionState.READY and not self._modern:
             with self._failures("notifications/roots/list_changed"):

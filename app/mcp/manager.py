@@ -45,6 +45,7 @@ class ConnectionManager:
         """Servers that were ready and dropped: retried with backoff until they are back."""
         self._http: Any = None
         self._closed = False
+        self._tasks: set[asyncio.Task[Any]] = set()
 
     # ---------------------------------------------------------------- events
 
@@ -80,19 +81,23 @@ class ConnectionManager:
             if old.target == target:
                 return old
             if old.target.same_connection(target):
-                if old.state == ConnectionState.READY:
-                    asyncio.get_running_loop().create_task(old.set_roots(target.roots))
-                else:
-                    old.target = target
+                if old.update_roots(target.roots) and old.state == ConnectionState.READY:
+                    self._spawn(old.notify_roots_changed())
                 return old
             conn = self._new_connection(target)
             self._connections[target.name] = conn
             was_wanted = target.name in self._wanted
-            asyncio.get_running_loop().create_task(self._replace(old, conn if was_wanted else None))
+            self._spawn(self._replace(old, conn if was_wanted else None))
             return conn
         conn = self._new_connection(target)
         self._connections[target.name] = conn
         return conn
+
+    def _spawn(self, coro: Any) -> None:
+        """Run a background step; keep a reference so it is not garbage-collected mid-way."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _replace(self, old: ServerConnection, new: ServerConnection | None) -> None:
         await old.stop()
@@ -111,7 +116,7 @@ class ConnectionManager:
         self._cancel_reconnect(name)
         conn = self._connections.pop(name, None)
         if conn is not None:
-            asyncio.get_running_loop().create_task(conn.stop())
+            self._spawn(conn.stop())
 
     def get(self, name: str) -> ServerConnection | None:
         return self._connections.get(name)
@@ -162,6 +167,8 @@ class ConnectionManager:
         for name in list(self._reconnects):
             self._cancel_reconnect(name)
         await asyncio.gather(*(c.stop() for c in self._connections.values()), return_exceptions=True)
+        # Connections removed or replaced just before are still stopping in the background.
+        await asyncio.gather(*list(self._tasks), return_exceptions=True)
         if self._http is not None:
             await self._http.aclose()
             self._http = None

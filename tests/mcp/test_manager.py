@@ -151,3 +151,32 @@ async def test_demo_server(mode: str) -> None:
         assert manager.all_tools()[0][0].startswith("demo/")
     finally:
         await manager.shutdown()
+
+
+async def test_roots_change_before_connecting_is_used(tmp_path: object, token: str) -> None:
+    import json
+    from pathlib import Path
+
+    root = Path(str(tmp_path))
+    manager = ConnectionManager()
+    manager.set_target(sdk_target("r", token=token, roots=("/nowhere",)))
+    manager.set_target(sdk_target("r", token=token, roots=(str(root),)))
+    manager.connect("r")
+    try:
+        conn = manager.get("r")
+        assert conn is not None and await conn.wait_settled(30) == ConnectionState.READY
+        assert json.loads((await conn.call_tool("roots")).text()) == [root.as_uri()]
+    finally:
+        await manager.shutdown()
+
+
+async def test_shutdown_waits_for_removed_servers(token: str) -> None:
+    manager = ConnectionManager()
+    manager.set_target(sdk_target("gone", token=token))
+    manager.connect("gone")
+    conn = manager.get("gone")
+    assert conn is not None and await conn.wait_settled(30) == ConnectionState.READY
+    manager.remove("gone")
+    await manager.shutdown()
+    assert conn.state == ConnectionState.CLOSED
+    assert wait_no_processes(token, 5) == []
