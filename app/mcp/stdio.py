@@ -33,6 +33,7 @@ TERM_GRACE = 2.0  # after SIGTERM to the group, before SIGKILL
 STDERR_FLUSH = 0.5  # how long to wait for the last stderr lines after the process died
 _POLL = 0.01
 _READ_CHUNK = 1 << 16
+MAX_LINE = 512 << 20  # one stdout line (one message) larger than this is dropped
 
 
 class CommandNotFound(Exception):
@@ -154,6 +155,10 @@ async def stdio_transport(
                     # Only scan the new bytes for newlines: a 50 MB line arrives in 800 chunks.
                     pos = buf.find(b"\n", start)
                     if pos < 0:
+                        if len(buf) > MAX_LINE:  # never a message we could handle: drop, keep memory bounded
+                            info.stdout_noise.append(f"(a line of more than {MAX_LINE >> 20} MB, dropped)")
+                            on_noise(info.stdout_noise[-1])
+                            buf.clear()
                         continue
                     lines = buf[: buf.rfind(b"\n")].split(b"\n")
                     del buf[: buf.rfind(b"\n") + 1]
