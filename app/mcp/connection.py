@@ -374,12 +374,14 @@ class ServerConnection:
         else:
             from app.mcp.http import HttpObserver, connection_client
 
-            self._http_observer = HttpObserver()
-            http = connection_client(self._http_client, t.headers, self._http_observer)
-            await stack.enter_async_context(http)
+            observer = self._http_observer = HttpObserver()
             if t.transport == "http":
                 from mcp.client.streamable_http import streamable_http_client
 
+                # The SDK does not close a client it was given: the exit stack does.
+                http = await stack.enter_async_context(
+                    connection_client(self._http_client, t.headers, observer)
+                )
                 transport = streamable_http_client(t.url or "", http_client=http)
             else:
                 from mcp.client.sse import sse_client
@@ -387,8 +389,9 @@ class ServerConnection:
                 transport = sse_client(
                     t.url or "",
                     headers=dict(t.headers),
+                    # sse_client enters (and closes) the client this factory makes.
                     httpx_client_factory=lambda headers=None, timeout=None, auth=None: connection_client(
-                        self._http_client, t.headers, self._http_observer
+                        self._http_client, t.headers, observer
                     ),
                 )
         client = Client(TappedTransport(transport, self._tap, self._on_eof), **callbacks)
