@@ -131,3 +131,19 @@ async def test_http_server_restart_is_reconnected(mode: str, monkeypatch: pytest
     finally:
         await manager.shutdown()
         server.stop()
+
+
+@pytest.mark.parametrize(("transport", "path"), [("http", "/wrong"), ("sse", "/sse")])
+async def test_http_wrong_path_reason(transport: str, path: str) -> None:
+    with http_server() as url:
+        base = url.rsplit("/", 1)[0]
+        manager = ConnectionManager()
+        conn = manager.set_target(Target(name="lost", transport=transport, url=base + path))  # type: ignore[arg-type]
+        manager.connect("lost")
+        try:
+            assert await conn.wait_settled(30) == ConnectionState.FAILED
+            assert conn.reason is not None and conn.reason.startswith(
+                "HTTP 404 Not Found: nothing at this URL"
+            ), conn.reason
+        finally:
+            await manager.shutdown()
