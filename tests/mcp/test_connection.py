@@ -294,9 +294,10 @@ async def test_roots_and_roots_list_changed(tmp_path: Path) -> None:
         assert json.loads((await conn.call_tool("roots")).text()) == [first.as_uri(), second.as_uri()]
 
 
-async def test_server_log_messages_and_stderr_lines() -> None:
+@pytest.mark.parametrize("mode", MODES)
+async def test_server_log_messages_and_stderr_lines(mode: str) -> None:
     events = Events()
-    target = sdk_target("logs", "legacy", "--stderr-banner", "booting up")
+    target = sdk_target("logs", mode, "--stderr-banner", "booting up")
     async with connected(target, events) as conn:
         await conn.call_tool("log", {"level": "warning", "text": "careful"})
         await conn.call_tool("stderr", {"text": "a line on stderr"})
