@@ -826,7 +826,7 @@ class ServerConnection:
         await self._refresh_kind("tools")
         if name in self.catalog.tools:
             return  # it is there: the failure was something else, let the caller see it
-        raise ToolGone(self.name, name, _successor(before, self.catalog.tools))
+        raise ToolGone(self.name, name, _successor(before, self.catalog.tools), known=before is not None)
 
     async def _call_once(
         self, name: str, arguments: dict[str, Any] | None, timeout: float | None, call_id: str

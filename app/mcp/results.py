@@ -46,11 +46,13 @@ class ToolGone(CallFailed):
     or the only tool added in the same refresh), or None when the tool is simply gone.
     """
 
-    def __init__(self, server: str, tool: str, renamed_to: str | None) -> None:
+    def __init__(self, server: str, tool: str, renamed_to: str | None, *, known: bool = True) -> None:
         if renamed_to:
             msg = f"{server}/{tool} no longer exists; it seems to be called {renamed_to!r} now"
-        else:
+        elif known:
             msg = f"{server}/{tool} no longer exists on the server"
+        else:
+            msg = f"{server} has no tool named {tool!r}"
         super().__init__(msg, code=INVALID_PARAMS)
         self.server = server
         self.tool = tool

@@ -200,7 +200,10 @@ async def test_vanished_tool_triggers_one_rediscovery(mode: str) -> None:
         with pytest.raises(ToolGone) as gone:
             await conn.call_tool("roots")
         assert gone.value.renamed_to is None
-        assert "no longer exists" in str(gone.value)
+        assert str(gone.value) == "sdk/roots no longer exists on the server"
+        with pytest.raises(ToolGone) as never:
+            await conn.call_tool("never_was")
+        assert str(never.value) == "sdk has no tool named 'never_was'"
 
 
 @pytest.mark.parametrize("mode", MODES)
