@@ -77,6 +77,7 @@ async def bench_echo() -> None:
     params = StdioServerParameters(command=argv[0], args=argv[1:])
     arguments = {"message": "hello"}
     samples: dict[str, list[float]] = {"sdk": [], "app.mcp": [], "app.mcp+traffic": []}
+    cpu: dict[str, float] = dict.fromkeys(samples, 0.0)
 
     async with Client(params, cache=None) as client:
 
@@ -95,10 +96,12 @@ async def bench_echo() -> None:
                 await call()
         for _ in range(CALLS // BLOCK):
             for name, call in calls.items():
+                cpu_started = time.process_time()
                 for _ in range(BLOCK):
                     started = time.perf_counter()
                     await call()
                     samples[name].append(time.perf_counter() - started)
+                cpu[name] += time.process_time() - cpu_started
     for c in (conn, conn_traffic):
         await c.stop()
 
@@ -107,13 +110,18 @@ async def bench_echo() -> None:
         print(
             f"  {name:16s} p50 {ms(statistics.median(values))}  mean {ms(statistics.fmean(values))}"
             f"  p95 {ms(sorted(values)[int(len(values) * 0.95)])}  total {sum(values):.3f} s"
+            f"  client CPU {ms(cpu[name] / len(values))}"
         )
     sdk = statistics.median(samples["sdk"])
     for name in ("app.mcp", "app.mcp+traffic"):
         ratio = statistics.median(samples[name]) / sdk
         total_ratio = sum(samples[name]) / sum(samples["sdk"])
+        cpu_ratio = cpu[name] / cpu["sdk"]
         verdict = "ok" if ratio <= 1.10 else "over the goal"
-        print(f"  ratio {name}/sdk: p50 {ratio:.3f}, total {total_ratio:.3f} (goal <= 1.10: {verdict})")
+        print(
+            f"  ratio {name}/sdk: p50 {ratio:.3f} (goal <= 1.10: {verdict}), total {total_ratio:.3f},"
+            f" client CPU {cpu_ratio:.3f}"
+        )
 
 
 # --------------------------------------------------------------------------------------- catalog
