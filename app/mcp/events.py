@@ -97,3 +97,56 @@ def deliver(sinks: list[Sink], event: Event) -> None:
             sink(event)
         except Exception:
             logger.exception("event sink %r raised on %s", sink, type(event).__name__)
+
+
+class EventStream:
+    """Events as an async iterator, for code that prefers `async for` to a callback.
+
+        stream = EventStream(manager.add_sink)
+        async for event in stream:
+            ...
+        stream.close()   # or use it as a context manager
+
+    Bounded: when the consumer falls behind by `maxsize` events, the oldest are dropped (and
+    counted in `dropped`) rather than letting memory grow without limit.
+    """
+
+    def __init__(self, add_sink: Callable[[Sink], Callable[[], None]], maxsize: int = 10_000) -> None:
+        import asyncio
+        from collections import deque
+
+        self._items: deque[Event] = deque()
+        self._maxsize = maxsize
+        self._wake = asyncio.Event()
+        self._closed = False
+        self.dropped = 0
+        self._remove = add_sink(self._push)
+
+    def _push(self, event: Event) -> None:
+        if len(self._items) >= self._maxsize:
+            self._items.popleft()
+            self.dropped += 1
+        self._items.append(event)
+        self._wake.set()
+
+    def close(self) -> None:
+        self._closed = True
+        self._remove()
+        self._wake.set()
+
+    def __enter__(self) -> EventStream:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __aiter__(self) -> EventStream:
+        return self
+
+    async def __anext__(self) -> Event:
+        while not self._items:
+            if self._closed:
+                raise StopAsyncIteration
+            self._wake.clear()
+            await self._wake.wait()
+        return self._items.popleft()

@@ -180,3 +180,23 @@ async def test_shutdown_waits_for_removed_servers(token: str) -> None:
     await manager.shutdown()
     assert conn.state == ConnectionState.CLOSED
     assert wait_no_processes(token, 5) == []
+
+
+async def test_events_as_an_async_iterator() -> None:
+    from app.mcp.events import EventStream
+
+    manager = ConnectionManager()
+    manager.set_target(sdk_target("it"))
+    with EventStream(manager.add_sink) as stream:
+        manager.connect("it")
+        try:
+            seen: list[ConnectionState] = []
+            async for event in stream:
+                if isinstance(event, StateChanged):
+                    seen.append(event.state)
+                    if event.state in (ConnectionState.READY, ConnectionState.FAILED):
+                        break
+            assert seen == [ConnectionState.CONNECTING, ConnectionState.READY]
+        finally:
+            await manager.shutdown()
+    assert stream.dropped == 0
