@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import inspect
 import logging
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 import anyio
 from mcp.server.mcpserver import (
@@ -51,6 +53,8 @@ from app.demo.models import Contact, DayForecast, ServiceSettings, TableBooking,
 from app.demo.png import Rgb, badge
 
 logger = logging.getLogger(__name__)
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 SERVER_NAME = "mcp-desk-demo"
 SERVER_VERSION = "0.1.0"
@@ -150,14 +154,24 @@ def build_server() -> MCPServer:
     logging.getLogger(__name__).setLevel(logging.INFO)
     read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
-    @server.tool(structured_output=False, title="Echo", annotations=read_only)
+    def tool(**options: Any) -> Callable[[F], F]:
+        """Register a tool whose description is its docstring without the source indentation
+        (the SDK passes `__doc__` through as is, and clients show it as plain text)."""
+
+        def register(fn: F) -> F:
+            server.add_tool(fn, description=inspect.cleandoc(fn.__doc__ or ""), **options)
+            return fn
+
+        return register
+
+    @tool(structured_output=False, title="Echo", annotations=read_only)
     def echo(
         message: Annotated[str, Field(title="Message", description="Any text; it comes back unchanged.")],
     ) -> str:
         """Repeat the message back. The simplest possible tool: a good first try."""
         return message
 
-    @server.tool(
+    @tool(
         structured_output=False, title="Create a contact", annotations=ToolAnnotations(idempotent_hint=False)
     )
     def create_contact(
@@ -183,7 +197,7 @@ def build_server() -> MCPServer:
             lines.append("A welcome email would be sent (not really: this is a demo).")
         return "\n".join(lines)
 
-    @server.tool(structured_output=False, title="Configure a service")
+    @tool(structured_output=False, title="Configure a service")
     def configure_service(settings: Annotated[ServiceSettings, Field(title="Settings")]) -> str:
         """Check the settings of an imaginary web service.
 
@@ -200,7 +214,7 @@ def build_server() -> MCPServer:
             f"API key received ({len(secret)} characters, not shown)."
         )
 
-    @server.tool(structured_output=False, title="Draw a badge", annotations=read_only)
+    @tool(structured_output=False, title="Draw a badge", annotations=read_only)
     def draw_badge(
         color: Annotated[Literal["teal", "orange", "purple", "red"], Field(title="Colour")] = "teal",
         size: Annotated[int, Field(title="Size (pixels)", ge=8, le=256)] = 64,
@@ -208,7 +222,7 @@ def build_server() -> MCPServer:
         """Draw a coloured circle and return it as a PNG image."""
         return [f"A {color} badge, {size}×{size} pixels.", Image(data=badge(size, size, COLORS[color]))]
 
-    @server.tool(structured_output=False, title="Count slowly")
+    @tool(structured_output=False, title="Count slowly")
     async def slow_count(
         ctx: Context,
         to: Annotated[int, Field(title="Count to", ge=1, le=60)] = 5,
@@ -227,7 +241,7 @@ def build_server() -> MCPServer:
         state.record(f"slow_count finished {to}")
         return f"Counted to {to}."
 
-    @server.tool(title="Weather report", annotations=read_only)
+    @tool(title="Weather report", annotations=read_only)
     def weather(
         city: Annotated[str, Field(title="City", min_length=1, max_length=80)],
         unit: Annotated[Literal["celsius", "fahrenheit"], Field(title="Unit")] = "celsius",
@@ -264,14 +278,12 @@ def build_server() -> MCPServer:
             forecast=forecast,
         )
 
-    @server.tool(structured_output=False, title="List notes", annotations=read_only)
+    @tool(structured_output=False, title="List notes", annotations=read_only)
     def list_notes() -> str:
         """List the names of the notes kept by this server (read-only)."""
         return "\n".join(sorted(state.notes)) or "(no notes)"
 
-    @server.tool(
-        structured_output=False, title="Add a note", annotations=ToolAnnotations(destructive_hint=False)
-    )
+    @tool(structured_output=False, title="Add a note", annotations=ToolAnnotations(destructive_hint=False))
     def add_note(
         name: Annotated[str, Field(title="Name", pattern=r"^[a-z0-9-]{1,40}$")],
         text: Annotated[str, Field(title="Text", max_length=2000)],
@@ -281,7 +293,7 @@ def build_server() -> MCPServer:
         state.record(f"add_note {name}")
         return f"Saved note {name}."
 
-    @server.tool(
+    @tool(
         title="Delete a note",
         annotations=ToolAnnotations(destructive_hint=True, idempotent_hint=True, open_world_hint=False),
     )
@@ -294,7 +306,7 @@ def build_server() -> MCPServer:
         state.record(f"delete_note {name}")
         return CallToolResult(content=[TextContent(type="text", text=f"Deleted note {name}.")])
 
-    @server.tool(structured_output=False, title="Always fails")
+    @tool(structured_output=False, title="Always fails")
     def fail(
         reason: Annotated[str, Field(title="Reason")] = "This tool fails on purpose.",
     ) -> CallToolResult:
@@ -305,7 +317,7 @@ def build_server() -> MCPServer:
         """A tool that exists only while the bonus is switched on."""
         return f"{name}, your lucky number is {_stable_number(name, 1, 99)}."
 
-    @server.tool(structured_output=False, title="Add or remove the bonus tool")
+    @tool(structured_output=False, title="Add or remove the bonus tool")
     async def toggle_bonus_tool(ctx: Context) -> str:
         """Add the 'lucky_number' tool, or remove it if present; the tool list changes at run time."""
         if state.bonus_enabled:
@@ -313,14 +325,20 @@ def build_server() -> MCPServer:
             state.bonus_enabled = False
             verb = "Removed"
         else:
-            server.add_tool(lucky_number, name=BONUS_TOOL, title="Lucky number", annotations=read_only)
+            server.add_tool(
+                lucky_number,
+                name=BONUS_TOOL,
+                title="Lucky number",
+                annotations=read_only,
+                structured_output=False,
+            )
             state.bonus_enabled = True
             verb = "Added"
         state.record(f"toggle_bonus_tool {verb.lower()}")
         await _announce_tools_changed(ctx)
         return f"{verb} the tool {BONUS_TOOL}."
 
-    @server.tool(structured_output=False, title="Book a table")
+    @tool(structured_output=False, title="Book a table")
     def book_table(
         booking: Annotated[ElicitationResult[TableBooking], Resolve(_ask_booking)],
         restaurant: Annotated[str, Field(title="Restaurant")] = "Chez Demo",
@@ -338,7 +356,7 @@ def build_server() -> MCPServer:
             f"{b.seating}{extras}. Confirmation goes to {b.contact_email}.{notes}"
         )
 
-    @server.tool(structured_output=False, title="Ask the client's model")
+    @tool(structured_output=False, title="Ask the client's model")
     def ask_model(
         answer: Annotated[CreateMessageResult, Resolve(_ask_model)],
         question: Annotated[str, Field(title="Question")] = "Say hello in three languages.",

@@ -69,7 +69,9 @@ def test_every_tool_is_listed_with_a_title_description_and_valid_schema(
     assert set(tools) == EXPECTED_TOOLS
     for name, tool in tools.items():
         assert tool.get("title"), name
-        assert len(tool.get("description", "")) > 10, name
+        description = tool.get("description", "")
+        assert len(description) > 10, name
+        assert description == description.strip() and "\n " not in description, f"{name}: indented docstring"
         jsonschema.Draft202012Validator.check_schema(tool["inputSchema"])
         assert tool["inputSchema"]["type"] == "object"
     # Only the weather tool publishes an output schema; the others answer with plain content.
