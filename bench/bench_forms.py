@@ -109,6 +109,7 @@ def fallbacks(form: Any, max_depth: int = 10) -> collections.Counter[str]:
 
 def time_build(schema: Any, repeat: int) -> tuple[float, float]:
     """Median ms to construct the FormWidget, and to construct it and paint it once (grab)."""
+    from PySide6.QtCore import QEvent
     from PySide6.QtWidgets import QApplication
 
     from app.ui.forms import FormWidget
@@ -122,11 +123,12 @@ def time_build(schema: Any, repeat: int) -> tuple[float, float]:
         widget.grab()
         paint.append(time.perf_counter() - started)
         widget.deleteLater()
-        QApplication.processEvents()
+        QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     return statistics.median(build) * 1000, statistics.median(paint) * 1000
 
 
 def shots() -> list[Path]:
+    from PySide6.QtCore import QEvent
     from PySide6.QtWidgets import QApplication
 
     from app.ui.forms import FormWidget
@@ -151,7 +153,7 @@ def shots() -> list[Path]:
             widget.grab().save(str(DOCS / "forms.png"))
         widget.close()
         widget.deleteLater()
-        QApplication.processEvents()
+        QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     return saved
 
 
@@ -164,7 +166,7 @@ def main() -> int:
         print(f"no corpus at {SCHEMAS}", file=sys.stderr)
         return 1
 
-    from PySide6.QtCore import qInstallMessageHandler
+    from PySide6.QtCore import QEvent, qInstallMessageHandler
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication([])
@@ -206,7 +208,7 @@ def main() -> int:
         build_times.append(time.perf_counter() - t0)
         widgets += 1
         widget.deleteLater()
-        app.processEvents()
+        app.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     elapsed = time.perf_counter() - started
 
     print(f"\nCorpus: {len(tools)} tools from {len(list(SCHEMAS.glob('*.json')))} servers")

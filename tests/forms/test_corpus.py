@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
@@ -81,4 +82,5 @@ def test_every_tool_gets_a_widget(qtbot: QtBot, server_file: Path) -> None:
         widget = FormWidget(tool.get("inputSchema"), form=form)
         assert json_equal(widget.value(), form.default_value()), tool["name"]
         widget.deleteLater()
-    QApplication.processEvents()  # delete them now: one QApplication for the whole corpus
+    # Delete them now (deleteLater alone waits for an event loop that a test does not run).
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)

@@ -57,6 +57,9 @@ class FormWidget(QWidget):
         content = QWidget(self.scroll)
         content_layout = vbox(content, 8)
         content_layout.setContentsMargins(8, 8, 8, 8)
+        # Set before the fields exist: set after, the scroll area would lay the whole form out at once
+        # here, and again when it is shown.
+        self.scroll.setWidget(content)
         self._batch += 1
         try:
             self.root = FieldRow(self.form.root, self.env, content, path=(), show_header=False)
@@ -65,7 +68,6 @@ class FormWidget(QWidget):
         self.root.on_changed = self._on_fields_changed
         content_layout.addWidget(self.root)
         content_layout.addStretch(1)
-        self.scroll.setWidget(content)
         self.tabs.addTab(self.scroll, "Form")
 
         self.json_view: JsonView | None = None
