@@ -58,7 +58,7 @@ class _Entries(QWidget):
         entry.hide()
         entry.deleteLater()
 
-    def move(self, entry: QWidget, delta: int) -> bool:
+    def move_entry(self, entry: QWidget, delta: int) -> bool:
         index = self.entries.index(entry)
         target = index + delta
         if not 0 <= target < len(self.entries):
@@ -404,7 +404,7 @@ class ArrayEditor(QWidget, EditorMixin):
         self.notify()
 
     def _on_move(self, entry: QWidget, delta: int) -> None:
-        if self.entries.move(entry, delta):
+        if self.entries.move_entry(entry, delta):
             self._renumber()
             self.env.structure_changed()
             button = self._buttons[entry][0 if delta < 0 else 1]
@@ -584,7 +584,7 @@ class VariantEditor(QWidget, EditorMixin):
         """The alternative that fits `value`: by discriminator, else the first that validates, else the
         first whose field can show it."""
         field = self.field
-        candidates = range(len(field.variants))
+        candidates: list[int] | range = range(len(field.variants))
         if field.discriminator is not None and isinstance(value, dict) and field.discriminator in value:
             named = [
                 i for i in candidates if json_equal(field.discriminator_value(i), value[field.discriminator])

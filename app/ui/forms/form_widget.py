@@ -50,16 +50,16 @@ class FormWidget(QWidget):
         self.tabs.setDocumentMode(True)
         layout.addWidget(self.tabs, 1)
 
-        self.scroll = QScrollArea(self.tabs)
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        self.scroll.setAccessibleName("Fields")
-        content = QWidget(self.scroll)
+        self.scroll_area = QScrollArea(self.tabs)
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.scroll_area.setAccessibleName("Fields")
+        content = QWidget(self.scroll_area)
         content_layout = vbox(content, 8)
         content_layout.setContentsMargins(8, 8, 8, 8)
         # Set before the fields exist: set after, the scroll area would lay the whole form out at once
         # here, and again when it is shown.
-        self.scroll.setWidget(content)
+        self.scroll_area.setWidget(content)
         self._batch += 1
         try:
             self.root = FieldRow(self.form.root, self.env, content, path=(), show_header=False)
@@ -68,7 +68,7 @@ class FormWidget(QWidget):
         self.root.on_changed = self._on_fields_changed
         content_layout.addWidget(self.root)
         content_layout.addStretch(1)
-        self.tabs.addTab(self.scroll, "Form")
+        self.tabs.addTab(self.scroll_area, "Form")
 
         self.json_view: JsonView | None = None
         self._json_page = QWidget(self.tabs)
@@ -165,7 +165,7 @@ class FormWidget(QWidget):
         if row is self.root and self.json_view is not None and self.json_view.error:
             self.json_view.focus()
             return True
-        self.scroll.ensureWidgetVisible(row)
+        self.scroll_area.ensureWidgetVisible(row)
         row.focus_target().setFocus(Qt.FocusReason.OtherFocusReason)
         return True
 
@@ -185,7 +185,9 @@ class FormWidget(QWidget):
         if index == 1 and self.json_view is None:
             self.json_view = JsonView(self._json_page)
             self.json_view.value_edited.connect(self._on_json_edited)
-            self._json_page.layout().addWidget(self.json_view)
+            layout = self._json_page.layout()
+            assert layout is not None
+            layout.addWidget(self.json_view)
         self._sync_json()
 
     def _sync_json(self) -> None:

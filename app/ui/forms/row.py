@@ -59,7 +59,7 @@ class FieldRow(QWidget):
         self.help: QWidget | None = None
         self._expanded = False
 
-        cls = EDITORS.get(field.kind) or EDITORS["json"]
+        cls: Any = EDITORS.get(field.kind) or EDITORS["json"]
         self.is_container = bool(cls.container)
         self._layout = vbox(self, 2)
         self._header = None
@@ -378,7 +378,7 @@ class FieldRow(QWidget):
         """Problems in what was typed (not a number, JSON that does not parse), found before validation."""
         if not self.is_set and self._raw is None:
             return []
-        out = []
+        out: list[FieldError] = []
         source = self._raw if self._raw is not None else (None if self.is_null else self.editor)
         if source is not None:
             out.extend(FieldError(path, m, "input") for m in source.local_errors())

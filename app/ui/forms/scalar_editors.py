@@ -178,7 +178,12 @@ class DateEditor(_ButtonedText):
         action = QWidgetAction(menu)
         action.setDefaultWidget(calendar)
         menu.addAction(action)
-        calendar.clicked.connect(lambda date: (self._fill(date.toString("yyyy-MM-dd")), menu.close()))
+
+        def picked(date: QDate) -> None:
+            self._fill(date.toString("yyyy-MM-dd"))
+            menu.close()
+
+        calendar.clicked.connect(picked)
         menu.popup(self.button.mapToGlobal(self.button.rect().bottomLeft()))
 
 
@@ -396,8 +401,10 @@ class ChoiceEditor(_NoWheelCombo, EditorMixin):
             completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
             completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
             self.setCompleter(completer)
-            self.lineEdit().setPlaceholderText("Type to search…")
-            self.lineEdit().textEdited.connect(self._edited)
+            editor = self.lineEdit()
+            assert editor is not None
+            editor.setPlaceholderText("Type to search…")
+            editor.textEdited.connect(self._edited)
             completer.activated.connect(self._edited)
         view = self.view()
         if hasattr(view, "setUniformItemSizes"):
