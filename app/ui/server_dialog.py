@@ -194,6 +194,10 @@ class ServerDialog(QDialog):
         self.paste_button.clicked.connect(self.paste_json)
         top.addWidget(self.paste_button)
         outer.addLayout(top)
+        self.paste_note = plain_label("")
+        self.paste_note.setStyleSheet("background: #e3f2fd; color: #0d47a1; padding: 6px; border-radius: 4px;")
+        self.paste_note.hide()
+        outer.addWidget(self.paste_note)
 
         form = QFormLayout()
         self.name = QLineEdit()
@@ -430,6 +434,9 @@ class ServerDialog(QDialog):
         return errs
 
     def accept(self) -> None:
+        if self.pasted:
+            super().accept()  # several servers pasted: they are imported as they are
+            return
         errs = self.errors()
         self._set_error(self.name_error, errs.get("name"))
         self._set_error(self.command_error, errs.get("command"))
@@ -502,6 +509,10 @@ class ServerDialog(QDialog):
             return 0
         if len(servers) > 1:
             self.pasted = servers
+            self.paste_note.setText(f"The snippet holds {len(servers)} servers: {', '.join(servers)}. "
+                                    "Press Save to add them all (secrets go to the keychain).")
+            self.paste_note.show()
+            self.pages.setEnabled(False)
             return len(servers)
         from app.config.model import ServerEntry
 

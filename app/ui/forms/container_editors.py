@@ -6,7 +6,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtWidgets import (
     QFrame,
     QLineEdit,
@@ -81,6 +81,12 @@ def _small_button(text: str, tip: str, parent: QWidget) -> QToolButton:
     return button
 
 
+FIRST_ROWS = 16
+"""A wide object builds this many rows at once and the rest on the next turns of the event loop (in
+chunks of `MORE_ROWS`), so the first screen appears quickly; any access that needs them builds them at once."""
+MORE_ROWS = 24
+
+
 @register_editor("object")
 class ObjectEditor(QFrame, EditorMixin):
     """Named properties as rows; extra keys (additionalProperties, or keys the schema does not name) in a
@@ -102,17 +108,53 @@ class ObjectEditor(QFrame, EditorMixin):
             self.setFrameShape(QFrame.Shape.NoFrame)
         self._layout = vbox(self, 8)
         self.rows: dict[str, FieldRow] = {}
-        for prop in field.properties:
-            name = prop.name or ""
-            row = env.make_row(prop, self, path=(*path, name))
-            row.on_changed = self._edited
-            self._layout.addWidget(row)
-            self.rows[name] = row
+        self._names = {prop.name or "" for prop in field.properties}
+        self._todo = list(field.properties)
+        """Properties whose rows are not built yet."""
+        self._pending: dict[str, Any] = {}
+        """Values given to rows not built yet (MISSING = leave it out)."""
+        self._build_rows(FIRST_ROWS)
         self.map: MapEditor | None = None
         if field.additional_field is not None:
             self._make_map(field.additional_field, "Other properties")
         if not field.properties and field.additional_field is None:
             self._layout.addWidget(plain_label("No settings.", self))
+        if self._todo:
+            QTimer.singleShot(0, self, self._build_more)
+
+    def _build_rows(self, count: int) -> None:
+        for prop in self._todo[:count]:
+            name = prop.name or ""
+            row = self.env.make_row(prop, self, path=(*self.path, name))
+            if name in self._pending:
+                row.set_value(self._pending.pop(name))
+            row.on_changed = self._edited
+            self._layout.insertWidget(len(self.rows), row)
+            self.rows[name] = row
+        del self._todo[:count]
+
+    @Slot()
+    def _build_more(self) -> None:
+        if self._todo:
+            self._build_rows(MORE_ROWS)
+            self.env.structure_changed()
+        if self._todo:
+            QTimer.singleShot(0, self, self._build_more)
+
+    def finish_building(self) -> None:
+        """Build the rows still waiting (and those of groups already open inside them)."""
+        if self._todo:
+            self._build_rows(len(self._todo))
+            self.env.structure_changed()
+        for row in self.rows.values():
+            if isinstance(row.editor, ObjectEditor):
+                row.editor.finish_building()
+
+    def _unbuilt_value(self, prop: Field) -> Any:
+        name = prop.name or ""
+        if name in self._pending:
+            return self._pending[name]
+        return prop.initial_value() if prop.required else MISSING
 
     def _make_map(self, value_field: Field, title: str) -> MapEditor:
         if self.map is None:
@@ -129,8 +171,10 @@ class ObjectEditor(QFrame, EditorMixin):
 
     def value(self) -> Any:
         out: dict[str, Any] = {}
-        for name, row in self.rows.items():
-            item = row.value()
+        for prop in self.field.properties:
+            name = prop.name or ""
+            row = self.rows.get(name)
+            item = row.value() if row is not None else self._unbuilt_value(prop)
             if item is not MISSING:
                 out[name] = item
         if self.map is not None:
@@ -141,7 +185,9 @@ class ObjectEditor(QFrame, EditorMixin):
     def set_value(self, value: Any) -> None:
         for name, row in self.rows.items():
             row.set_value(value.get(name, MISSING))
-        extra = {k: v for k, v in value.items() if k not in self.rows}
+        for prop in self._todo:
+            self._pending[prop.name or ""] = value.get(prop.name or "", MISSING)
+        extra = {k: v for k, v in value.items() if k not in self._names}
         if extra and self.map is None:
             # Keys the schema does not name are kept and shown, never dropped.
             self._make_map(build_field(self.env.form.context, {}, None, True, self.path), "Other properties")
@@ -151,6 +197,7 @@ class ObjectEditor(QFrame, EditorMixin):
     def reset(self) -> None:
         for row in self.rows.values():
             row.reset()
+        self._pending.clear()
         if self.map is not None:
             self.map.set_items({})
 
@@ -169,6 +216,9 @@ class ObjectEditor(QFrame, EditorMixin):
         self.setAccessibleName(name)
 
     def child_row(self, key: str | int) -> FieldRow | None:
+        if isinstance(key, str) and key in self._names and key not in self.rows:
+            self._build_rows(len(self._todo))
+            self.env.structure_changed()
         if isinstance(key, str) and key in self.rows:
             return self.rows[key]
         return self.map.child_row(key) if self.map is not None else None

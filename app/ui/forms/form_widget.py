@@ -104,6 +104,13 @@ class FormWidget(QWidget):
         self._sync_json()
         self.value_changed.emit()
 
+    def finish_building(self) -> None:
+        """Build every row now (wide forms build their later rows on the next event-loop turns)."""
+        from app.ui.forms.container_editors import ObjectEditor
+
+        if isinstance(self.root.editor, ObjectEditor):
+            self.root.editor.finish_building()
+
     # -- errors ------------------------------------------------------------------------------------------
 
     def errors(self) -> list[FieldError]:
