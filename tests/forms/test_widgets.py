@@ -519,3 +519,31 @@ def test_strange_root_schemas_build(qtbot: QtBot, schema: Any) -> None:
     w = make(qtbot, schema)
     w.value()
     w.errors()
+
+
+def test_wide_form_builds_first_rows_then_the_rest(qtbot: QtBot) -> None:
+    from app.ui.forms.container_editors import FIRST_ROWS
+
+    props = {f"f{i:02}": {"type": "string"} for i in range(60)}
+    props["req"] = {"type": "integer", "default": 7}
+    w = make(qtbot, obj(props, ["req"]))
+    editor = w.root.editor
+    assert len(editor.rows) == FIRST_ROWS  # the first screen only
+    assert w.value() == {"req": 7}
+    w.set_value({"f01": "a", "f59": "z", "req": 8})
+    assert w.value() == {"f01": "a", "f59": "z", "req": 8}
+    qtbot.waitUntil(lambda: len(editor.rows) == 61, timeout=5000)  # the rest arrive on later loop turns
+    assert line(w, "f59").text() == "z"
+    assert w.value() == {"f01": "a", "f59": "z", "req": 8}
+    # Tab order includes the late rows, in form order.
+    chain = [c for c in w.root.focus_chain() if isinstance(c, QLineEdit)]
+    assert chain.index(line(w, "f58")) + 1 == chain.index(line(w, "f59"))
+
+
+def test_error_in_a_row_not_built_yet_is_shown(qtbot: QtBot) -> None:
+    props = {f"f{i:02}": {"type": "string"} for i in range(40)}
+    w = make(qtbot, obj(props, ["f39"]))
+    assert "f39" not in w.root.editor.rows
+    w.show_errors()
+    assert "f39" in w.root.editor.rows
+    assert row(w, "f39")._error_label is not None

@@ -83,7 +83,7 @@ def _small_button(text: str, tip: str, parent: QWidget) -> QToolButton:
 
 FIRST_ROWS = 16
 """A wide object builds this many rows at once and the rest on the next turns of the event loop (in
-chunks of `MORE_ROWS`), so the first screen appears quickly; any access that needs them builds them at once."""
+chunks of `MORE_ROWS`), so the first screen appears quickly; whatever needs them builds them at once."""
 MORE_ROWS = 24
 
 
