@@ -42,6 +42,7 @@ MARKS: dict[Status, str] = {"ok": "[ ok ]", "warn": "[warn]", "fail": "[FAIL]", 
 PROBE_VERSION = "2025-11-25"
 STDERR_TAIL = 8
 DEFAULT_DOCTOR_TIMEOUT = 20.0
+HANDSHAKE_REFUSED = "the server refused the handshake: check its version and settings"
 
 # What a stderr line usually means, and what to do about it (first match wins).
 STDERR_ADVICE: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -150,8 +151,19 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     report.target = described if described.startswith(target.name) else f"{target.name} ({described})"
     report.add("ok", "read the server's definition", f"transport: {target.transport}, mode: {target.mode}")
     ok = diagnose_stdio(target, report) if target.transport == "stdio" else diagnose_http(target, report)
+    refused = report.steps[-1]
     if ok:
         engine_step(target, report)
+    elif (
+        refused.title == "answer initialize"
+        and refused.advice == HANDSHAKE_REFUSED
+        and engine_step(target, report)
+    ):
+        # A server of the stateless 2026-07-28 era may refuse the handshake and still be fine: the
+        # app connects with server/discover first, so the real connection decides.
+        refused.status = "info"
+        refused.advice = None
+        refused.details.append("it does not take the initialize handshake, but discovery works (below)")
     return finish(report, args.json)
 
 
@@ -390,7 +402,7 @@ def check_initialize(answer: dict[str, Any], elapsed: float, report: Report) -> 
             "fail",
             "answer initialize",
             f"error {error.get('code')}: {error.get('message')}",
-            advice="the server refused the handshake: check its version and settings",
+            advice=HANDSHAKE_REFUSED,
         )
         return False
     result = answer.get("result") or {}
@@ -594,11 +606,11 @@ def probe_sse(target: Target, report: Report) -> bool:
 # ------------------------------------------------------------------------------------ engine
 
 
-def engine_step(target: Target, report: Report) -> None:
+def engine_step(target: Target, report: Report) -> bool:
     """The real thing: connect as the app does (protocol mode, discovery, every catalog page)."""
     import asyncio
 
-    async def connect() -> None:
+    async def connect() -> bool:
         from app.mcp.connection import ServerConnection
         from app.mcp.events import ConnectionState
 
@@ -610,7 +622,7 @@ def engine_step(target: Target, report: Report) -> None:
             elapsed = time.monotonic() - started
             if state != ConnectionState.READY:
                 report.add("fail", "connect as MCP Desk does", conn.reason or "did not connect in time")
-                return
+                return False
             catalog = conn.catalog
             report.add(
                 "ok",
@@ -622,7 +634,8 @@ def engine_step(target: Target, report: Report) -> None:
             warnings = [line.text for line in conn.log if line.level in ("warning", "error")]
             if warnings:
                 report.add("warn", "the server's log", *warnings[:3])
+            return True
         finally:
             await conn.stop()
 
-    asyncio.run(connect())
+    return asyncio.run(connect())
