@@ -50,10 +50,9 @@ def _demo() -> dict[str, Any]:
 def child_start(kind: str) -> None:
     import asyncio
 
+    import qasync
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
-
-    import qasync
 
     app = QApplication([])
     loop = qasync.QEventLoop(app)
@@ -71,7 +70,7 @@ def child_start(kind: str) -> None:
         class Bare(QMainWindow):
             painted = False
 
-            def paintEvent(self, event: Any) -> None:  # noqa: N802
+            def paintEvent(self, event: Any) -> None:
                 super().paintEvent(event)
                 if not self.painted:
                     self.painted = True
@@ -101,9 +100,8 @@ def child_rss(n: int) -> None:
     import asyncio
     import resource
 
-    from PySide6.QtWidgets import QApplication
-
     import qasync
+    from PySide6.QtWidgets import QApplication
 
     app = QApplication([])
     loop = qasync.QEventLoop(app)
@@ -149,8 +147,13 @@ def bench_start(runs: int) -> None:
         for _ in range(runs):
             for kind in ("bare", "desk"):
                 t0 = time.time()
-                out = subprocess.run([PY, __file__, "--child", kind], env=_env(cfg), capture_output=True,
-                                     text=True, timeout=120)
+                out = subprocess.run(
+                    [PY, __file__, "--child", kind],
+                    env=_env(cfg),
+                    capture_output=True,
+                    text=True,
+                    timeout=120,
+                )
                 line = next((ln for ln in out.stdout.splitlines() if ln.startswith("READY ")), None)
                 if line is None:
                     raise SystemExit(f"{kind} child failed:\n{out.stderr}")
@@ -162,8 +165,10 @@ def bench_start(runs: int) -> None:
     print(f"  MCP Desk, 20 servers config'd: {desk * 1000:7.0f} ms  (all: {_fmt(times['desk'])})")
     print(f"  ratio: {desk / bare:.2f}  (goal <= 1.5)")
     cb, cd = statistics.median(cpu["bare"]), statistics.median(cpu["desk"])
-    print(f"  CPU time until then (less sensitive to a busy machine): bare {cb * 1000:.0f} ms, "
-          f"MCP Desk {cd * 1000:.0f} ms, ratio {cd / cb:.2f}")
+    print(
+        f"  CPU time until then (less sensitive to a busy machine): bare {cb * 1000:.0f} ms, "
+        f"MCP Desk {cd * 1000:.0f} ms, ratio {cd / cb:.2f}"
+    )
 
 
 def _fmt(xs: list[float]) -> str:
@@ -176,14 +181,16 @@ def bench_filter() -> None:
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
     cfg = tempfile.mkdtemp(prefix="mcp-desk-bench-")
     os.environ["MCP_DESK_CONFIG_DIR"] = cfg
-    big = {"command": PY, "args": ["-m", "tests.servers.replay_server", "--synthetic-tools", "10000",
-                                   "--page-size", "100"], "cwd": str(REPO)}
+    big = {
+        "command": PY,
+        "args": ["-m", "tests.servers.replay_server", "--synthetic-tools", "10000", "--page-size", "100"],
+        "cwd": str(REPO),
+    }
     _write_servers(cfg, {"big": big})
+    import qasync
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
-
-    import qasync
 
     app = QApplication([])
     # A loop that counts as running while we pump Qt events by hand (as the UI tests do).
@@ -198,7 +205,7 @@ def bench_filter() -> None:
     w.resize(1280, 820)
     w.show()
     w.start_engine()
-    task = asyncio.ensure_future(c.connect("big"))
+    task = asyncio.ensure_future(c.connect_server("big"))
     t0 = time.perf_counter()
     deadline = t0 + 120
     from PySide6.QtCore import QEventLoop
@@ -214,8 +221,10 @@ def bench_filter() -> None:
         raise SystemExit(f"10,000-tool server not ready: {row}")
     w.servers.select("big")
     app.processEvents()
-    print(f"10,000-tool server ready and listed after {time.perf_counter() - t0:.2f} s "
-          f"({w.catalog.proxies['tools'].rowCount()} rows shown)")
+    print(
+        f"10,000-tool server ready and listed after {time.perf_counter() - t0:.2f} s "
+        f"({w.catalog.proxies['tools'].rowCount()} rows shown)"
+    )
     search = w.catalog.search
     search.setFocus()
     lat: list[float] = []
@@ -245,8 +254,10 @@ def bench_filter() -> None:
             lat.append(time.perf_counter() - t)
     lat_ms = sorted(x * 1000 for x in lat)
     print(f"filter keystroke to updated list over {len(lat_ms)} keystrokes on 10,000 tools:")
-    print(f"  median {statistics.median(lat_ms):.1f} ms, p90 {lat_ms[int(len(lat_ms) * 0.9)]:.1f} ms, "
-          f"max {lat_ms[-1]:.1f} ms  (goal <= 30 ms)")
+    print(
+        f"  median {statistics.median(lat_ms):.1f} ms, p90 {lat_ms[int(len(lat_ms) * 0.9)]:.1f} ms, "
+        f"max {lat_ms[-1]:.1f} ms  (goal <= 30 ms)"
+    )
     slow = ", ".join(f"{t * 1000:.0f} ms for {q!r}" for t, q in sorted(worst, reverse=True)[:3])
     print(f"  slowest typed keystrokes: {slow}")
     task = asyncio.ensure_future(c.shutdown())
@@ -260,14 +271,17 @@ def bench_filter() -> None:
 def bench_rss(n: int = 10) -> None:
     with tempfile.TemporaryDirectory() as cfg:
         _write_servers(cfg, {f"demo-{i:02d}": _demo() for i in range(n)})
-        out = subprocess.run([PY, __file__, "--child-rss", str(n)], env=_env(cfg), capture_output=True,
-                             text=True, timeout=300)
+        out = subprocess.run(
+            [PY, __file__, "--child-rss", str(n)], env=_env(cfg), capture_output=True, text=True, timeout=300
+        )
         line = next((ln for ln in out.stdout.splitlines() if ln.startswith("RSS ")), None)
         if line is None:
             raise SystemExit(f"rss child failed:\n{out.stderr}")
         _, ready, mb = line.split()
-        print(f"peak RSS of the GUI process with {ready}/{n} demo servers connected (one call each, "
-              f"a form open): {float(mb):.0f} MB  (goal <= 250 MB; server processes not included)")
+        print(
+            f"peak RSS of the GUI process with {ready}/{n} demo servers connected (one call each, "
+            f"a form open): {float(mb):.0f} MB  (goal <= 250 MB; server processes not included)"
+        )
 
 
 def main(argv: list[str]) -> None:

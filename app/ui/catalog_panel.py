@@ -164,7 +164,11 @@ def item_from(kind: str, server: str, obj: Any, key: str | None = None) -> Catal
     elif kind == "resources":
         key = str(getattr(obj, "uri", "") or getattr(obj, "name", ""))
     elif kind == "resource_templates":
-        key = str(getattr(obj, "uri_template", None) or getattr(obj, "uriTemplate", None) or getattr(obj, "name", ""))
+        key = str(
+            getattr(obj, "uri_template", None)
+            or getattr(obj, "uriTemplate", None)
+            or getattr(obj, "name", "")
+        )
     else:
         key = str(getattr(obj, "name", ""))
     title = getattr(obj, "title", None) or ""

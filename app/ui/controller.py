@@ -155,7 +155,7 @@ class DeskController(QObject):
         # Resolving secret references reads the keyring: a worker thread, never the GUI thread.
         return await asyncio.to_thread(target_from_config, entry, settings, self.secrets)
 
-    async def connect(self, name: str) -> None:
+    async def connect_server(self, name: str) -> None:
         await self.ensure_engine()
         try:
             target = await self._target(name)
@@ -167,13 +167,13 @@ class DeskController(QObject):
         self.manager.set_target(target)
         self.manager.connect(name)
 
-    async def disconnect(self, name: str) -> None:
+    async def disconnect_server(self, name: str) -> None:
         if self.manager is not None and self.manager.get(name) is not None:
             await self.manager.disconnect(name)
 
-    async def reconnect(self, name: str) -> None:
-        await self.disconnect(name)
-        await self.connect(name)
+    async def reconnect_server(self, name: str) -> None:
+        await self.disconnect_server(name)
+        await self.connect_server(name)
 
     async def forget(self, name: str) -> None:
         """Disconnect and drop a server from the engine (after it was removed or renamed)."""
@@ -183,7 +183,7 @@ class DeskController(QObject):
 
     async def connect_enabled(self) -> list[str]:
         names = [e.name for e in self.entries() if not getattr(e, "disabled", False)]
-        await asyncio.gather(*(self.connect(n) for n in names))
+        await asyncio.gather(*(self.connect_server(n) for n in names))
         return names
 
     async def shutdown(self) -> None:
@@ -196,7 +196,7 @@ class DeskController(QObject):
 
     def spawn(self, coro: Any, on_error: Callable[[BaseException], None] | None = None) -> asyncio.Task[Any]:
         """Run a coroutine from a slot; keep a reference so it is not collected mid-flight."""
-        task = asyncio.ensure_future(coro)
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
         self._tasks.add(task)
 
         def done(t: asyncio.Task[Any]) -> None:

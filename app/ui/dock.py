@@ -103,7 +103,9 @@ class BottomDock(QTabWidget):
         self.log_filter.setSourceModel(self.log_model)
         self.log_view = _table(self.log_filter, "logTable")
         ll.addWidget(self.log_view)
-        self.log_server.currentTextChanged.connect(lambda _: self.log_filter.set_server(self.log_server.server()))
+        self.log_server.currentTextChanged.connect(
+            lambda _: self.log_filter.set_server(self.log_server.server())
+        )
         self.log_level.currentTextChanged.connect(self.log_filter.set_min_level)
         self.addTab(log, "Log")
 
@@ -135,7 +137,8 @@ class BottomDock(QTabWidget):
         split.setSizes([500, 400])
         tl.addWidget(split)
         self.traffic_server.currentTextChanged.connect(
-            lambda _: self.traffic_filter.set_server(self.traffic_server.server()))
+            lambda _: self.traffic_filter.set_server(self.traffic_server.server())
+        )
         self.traffic_view.selectionModel().currentChanged.connect(self._traffic_current)
         self.addTab(tr, "Traffic")
 
@@ -160,7 +163,8 @@ class BottomDock(QTabWidget):
         self.history_view.setModel(self.history_filter)
         self.history_view.selectionModel().currentChanged.connect(self._history_current)
         self.history_server.currentTextChanged.connect(
-            lambda _: self.history_filter.set_server(self.history_server.server()))
+            lambda _: self.history_filter.set_server(self.history_server.server())
+        )
         hl.addWidget(self.history_view)
         self.addTab(hist, "History")
 

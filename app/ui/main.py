@@ -21,9 +21,14 @@ SETTLE_TIMEOUT = 30.0  # seconds to wait for every server in --smoke-test / --sc
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="mcp-desk", description="MCP Desk: try and manage MCP servers")
     p.add_argument("--config-dir", metavar="DIR", help="keep servers.json and settings here")
-    p.add_argument("--smoke-test", action="store_true",
-                   help="connect every enabled server, print one line each, and exit")
-    p.add_argument("--screenshot", metavar="FILE.png", help="like --smoke-test, then save a picture of the window")
+    p.add_argument(
+        "--smoke-test",
+        action="store_true",
+        help="connect every enabled server, print one line each, and exit",
+    )
+    p.add_argument(
+        "--screenshot", metavar="FILE.png", help="like --smoke-test, then save a picture of the window"
+    )
     p.add_argument("--timeout", type=float, default=SETTLE_TIMEOUT, help=argparse.SUPPRESS)
     return p.parse_args(argv)
 

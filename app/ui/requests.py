@@ -35,47 +35,6 @@ def _responses() -> Any:
     return handlers
 
 
-class FallbackElicitationDialog(QDialog):
-    """Used only when the forms package has no ElicitationDialog: the schema's form and 3 buttons."""
-
-    def __init__(self, server: str, message: str, schema: dict[str, Any], defaults: dict[str, Any],
-                 parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        from app.ui.tool_panel import make_form
-
-        self.setWindowTitle(f"{server} asks for information")
-        self.action = "cancel"
-        lay = QVBoxLayout(self)
-        lay.addWidget(plain_label(f"The server “{server}” asks:"))
-        lay.addWidget(plain_label(message))
-        self.form = make_form(schema)
-        if defaults:
-            self.form.set_value(dict(defaults))  # type: ignore[attr-defined]
-        lay.addWidget(self.form)
-        box = QDialogButtonBox()
-        self.accept_button = box.addButton("Send", QDialogButtonBox.ButtonRole.AcceptRole)
-        self.decline_button = box.addButton("Decline", QDialogButtonBox.ButtonRole.RejectRole)
-        self.cancel_button = box.addButton("Cancel", QDialogButtonBox.ButtonRole.RejectRole)
-        self.accept_button.clicked.connect(self._accept)
-        self.decline_button.clicked.connect(lambda: self._finish("decline"))
-        self.cancel_button.clicked.connect(lambda: self._finish("cancel"))
-        lay.addWidget(box)
-
-    def _accept(self) -> None:
-        errs = self.form.errors()  # type: ignore[attr-defined]
-        if errs:
-            self.form.show_errors(errs)  # type: ignore[attr-defined]
-            return
-        self._finish("accept")
-
-    def _finish(self, action: str) -> None:
-        self.action = action
-        self.done(1 if action == "accept" else 0)
-
-    def result_value(self) -> tuple[str, dict[str, Any] | None]:
-        return (self.action, self.form.value() if self.action == "accept" else None)  # type: ignore[attr-defined]
-
-
 class SamplingDialog(QDialog):
     """Shows what the server wants a model to answer; the person writes the answer or declines."""
 
@@ -85,9 +44,12 @@ class SamplingDialog(QDialog):
         self.setObjectName("samplingDialog")
         self.resize(560, 520)
         lay = QVBoxLayout(self)
-        lay.addWidget(plain_label(
-            f"The server “{server}” wants an AI model to answer the conversation below. "
-            "MCP Desk has no model of its own: write or paste the answer yourself, or decline."))
+        lay.addWidget(
+            plain_label(
+                f"The server “{server}” wants an AI model to answer the conversation below. "
+                "MCP Desk has no model of its own: write or paste the answer yourself, or decline."
+            )
+        )
         convo = QPlainTextEdit()
         convo.setReadOnly(True)
         convo.setAccessibleName("Messages")
@@ -149,28 +111,18 @@ class GuiHandlers:
         return h.ElicitationResponse(action, content if action == "accept" else None)
 
     def _form_dialog(self, server: str, request: Any) -> tuple[QDialog, Any]:
+        from app.ui.forms.elicitation_dialog import ElicitationDialog
+
         schema = request.requested_schema or {"type": "object"}
-        defaults = dict(getattr(request, "defaults", {}) or {})
-        try:
-            from app.ui.forms import ElicitationDialog
-        except ImportError:
-            d = FallbackElicitationDialog(server, request.message, schema, defaults, self.parent)
-            return d, d.result_value
-        d = ElicitationDialog(request.message, schema, parent=self.parent) if _takes_message(ElicitationDialog) \
-            else ElicitationDialog(schema, parent=self.parent)
+        d = ElicitationDialog(request.message, schema, parent=self.parent)
         d.setWindowTitle(f"{server} asks for information")
-        if defaults and hasattr(d, "set_value"):
+        defaults = dict(getattr(request, "defaults", {}) or {})
+        if defaults:
             d.set_value(defaults)
 
         def read() -> tuple[str, dict[str, Any] | None]:
-            if hasattr(d, "response"):
-                r = d.response()
-                if isinstance(r, tuple):
-                    return r
-                return getattr(r, "action", "cancel"), getattr(r, "content", None)
-            if hasattr(d, "result_value"):
-                return d.result_value()  # type: ignore[no-any-return]
-            return ("accept", d.value()) if d.result() else ("cancel", None)
+            r = d.response()
+            return r.action, r.content
 
         return d, read
 
@@ -205,13 +157,3 @@ class GuiHandlers:
         if code != QDialog.DialogCode.Accepted.value:
             return h.SamplingResponse("decline", message="The user declined to answer.")
         return h.SamplingResponse("accept", {"type": "text", "text": text})
-
-
-def _takes_message(cls: Any) -> bool:
-    import inspect
-
-    try:
-        params = list(inspect.signature(cls.__init__).parameters)
-    except (TypeError, ValueError):
-        return False
-    return len(params) > 1 and params[1] in ("message", "text")

@@ -38,7 +38,7 @@ def expand_template(template: str, values: dict[str, str]) -> str:
     def repl(m: re.Match[str]) -> str:
         body = m.group(1)
         op = body[0] if body[:1] in "+#./;?&" else ""
-        names = [p.split(":")[0].rstrip("*") for p in body[len(op):].split(",")]
+        names = [p.split(":")[0].rstrip("*") for p in body[len(op) :].split(",")]
         if op in ("?", "&"):
             parts = [f"{n}={quote(values.get(n, ''), safe='')}" for n in names if values.get(n)]
             return (op + "&".join(parts)) if parts else ""
@@ -112,8 +112,11 @@ class ResourcePanel(QWidget):
 
     def show_resource(self, server: str, res: Any, subscribed: bool, can_subscribe: bool) -> None:
         self.server, self.uri, self.template = server, str(res.uri), None
-        self.header.set(res.title or res.name or res.uri, f"{server} · {res.uri}"
-                        + (f" · {res.mime_type}" if res.mime_type else ""), res.description or "")
+        self.header.set(
+            res.title or res.name or res.uri,
+            f"{server} · {res.uri}" + (f" · {res.mime_type}" if res.mime_type else ""),
+            res.description or "",
+        )
         self._set_vars([])
         self.subscribe.blockSignals(True)
         self.subscribe.setChecked(subscribed)

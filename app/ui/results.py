@@ -40,6 +40,12 @@ from app.ui.safe_text import SafeMarkdownView, plain_label
 logger = logging.getLogger(__name__)
 
 
+def _tool_button(text: str) -> QToolButton:
+    b = QToolButton()
+    b.setText(text)
+    return b
+
+
 def to_jsonable(obj: Any) -> Any:
     """The engine's result objects as plain JSON values (dataclasses, pydantic models, bytes)."""
     if obj is None or isinstance(obj, str | int | float | bool):
@@ -94,7 +100,7 @@ class TextBlock(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         bar = QHBoxLayout()
         bar.addStretch(1)
-        self.markdown_toggle = QToolButton(text="Markdown view")
+        self.markdown_toggle = _tool_button("Markdown view")
         self.markdown_toggle.setCheckable(True)
         self.markdown_toggle.setToolTip("Show the text formatted as Markdown (no images are loaded)")
         bar.addWidget(self.markdown_toggle)
@@ -140,7 +146,7 @@ class ImageBlock(QWidget):
             ("+", "Zoom in", self.zoom_in),
             ("1:1", "Actual size", self.zoom_reset),
         ):
-            b = QToolButton(text=text)
+            b = _tool_button(text)
             b.setToolTip(tip)
             b.setAccessibleName(tip)
             b.clicked.connect(slot)
@@ -342,8 +348,9 @@ class ResultView(QWidget):
         colours = {"ok": "#1b5e20", "error": "#b71c1c", "failed": "#b71c1c", "": "palette(text)"}
         self.status.setText(text)
         self.status.setProperty("kind", kind)
-        self.status.setStyleSheet(f"color: {colours.get(kind, 'palette(text)')}; font-weight: bold;"
-                                  if kind else "")
+        self.status.setStyleSheet(
+            f"color: {colours.get(kind, 'palette(text)')}; font-weight: bold;" if kind else ""
+        )
 
     def _add(self, w: QWidget) -> None:
         self.blocks.append(w)
@@ -422,7 +429,11 @@ class ResultView(QWidget):
             mark = "✗ Structured result does NOT match the tool's output schema" + (f": {err}" if err else "")
             colour = "#b71c1c"
         else:
-            mark = "Structured result (the tool declares no output schema)" if not schema else "Structured result"
+            mark = (
+                "Structured result (the tool declares no output schema)"
+                if not schema
+                else "Structured result"
+            )
             colour = "palette(text)"
         head = _section(mark)
         head.setObjectName("structuredMark")
@@ -439,4 +450,3 @@ BLOCK_BUILDERS: dict[str, Callable[[ResultView, dict[str, Any]], QWidget]] = {
     "resource_link": ResultView._resource_link,
     "resource": ResultView._embedded,
 }
-

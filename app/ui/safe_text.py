@@ -55,7 +55,7 @@ class SafeMarkdownView(QTextBrowser):
         self.setOpenExternalLinks(False)
         self.anchorClicked.connect(self._clicked)
 
-    def loadResource(self, type_: int, name: QUrl) -> Any:
+    def loadResource(self, type_: int, name: QUrl | str) -> Any:
         # Images and style sheets referenced by server text are never fetched or read from disk.
         return None
 
@@ -79,11 +79,17 @@ async def confirm_and_open(parent: QWidget | None, url: QUrl) -> bool:
 
     text = url.toString()
     if not is_openable(url):
-        await ask(parent, "Link not opened", f"This link cannot be opened from MCP Desk:\n\n{text}",
-                  yes="OK", no="Close")
+        await ask(
+            parent,
+            "Link not opened",
+            f"This link cannot be opened from MCP Desk:\n\n{text}",
+            yes="OK",
+            no="Close",
+        )
         return False
-    ok, _ = await ask(parent, "Open link?", f"Open this address in your web browser?\n\n{text}",
-                      yes="Open", no="Cancel")
+    ok, _ = await ask(
+        parent, "Open link?", f"Open this address in your web browser?\n\n{text}", yes="Open", no="Cancel"
+    )
     if ok:
         QDesktopServices.openUrl(url)
     return ok

@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QMessageBox,
-    QPlainTextEdit,
     QPushButton,
     QStackedWidget,
     QToolButton,
@@ -45,6 +44,13 @@ from app.ui.async_dialogs import ask, run_dialog
 from app.ui.safe_text import plain_label
 
 logger = logging.getLogger(__name__)
+
+
+def _tool_button(text: str) -> QToolButton:
+    b = QToolButton()
+    b.setText(text)
+    return b
+
 
 SECRET_REF_PREFIX = "${secret:"
 PROTOCOL_MODES = ("auto", "legacy", "2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
@@ -134,7 +140,7 @@ class KeyValueRows(QWidget):
         s = QCheckBox("secret")
         s.setToolTip("Keep the value in the system keychain, not in the settings file")
         s.setChecked(is_ref if secret is None else secret)
-        rm = QToolButton(text="✕")
+        rm = _tool_button("✕")
         rm.setToolTip("Remove this row")
         rm.setAccessibleName("Remove row")
         h.addWidget(k, 2)
@@ -188,14 +194,20 @@ class ServerDialog(QDialog):
         outer = QVBoxLayout(self)
 
         top = QHBoxLayout()
-        top.addWidget(plain_label("Type the details below, or paste the JSON snippet from the server's README.",
-                                  wrap=True), 1)
+        top.addWidget(
+            plain_label(
+                "Type the details below, or paste the JSON snippet from the server's README.", wrap=True
+            ),
+            1,
+        )
         self.paste_button = QPushButton("Paste JSON…")
         self.paste_button.clicked.connect(self.paste_json)
         top.addWidget(self.paste_button)
         outer.addLayout(top)
         self.paste_note = plain_label("")
-        self.paste_note.setStyleSheet("background: #e3f2fd; color: #0d47a1; padding: 6px; border-radius: 4px;")
+        self.paste_note.setStyleSheet(
+            "background: #e3f2fd; color: #0d47a1; padding: 6px; border-radius: 4px;"
+        )
         self.paste_note.hide()
         outer.addWidget(self.paste_note)
 
@@ -231,8 +243,12 @@ class ServerDialog(QDialog):
         self.args.setMaximumHeight(110)
         al.addWidget(self.args)
         ab = QHBoxLayout()
-        for text, slot in (("Add", self._add_arg), ("Remove", self._remove_arg), ("Up", lambda: self._move_arg(-1)),
-                           ("Down", lambda: self._move_arg(1))):
+        for text, slot in (
+            ("Add", self._add_arg),
+            ("Remove", self._remove_arg),
+            ("Up", lambda: self._move_arg(-1)),
+            ("Down", lambda: self._move_arg(1)),
+        ):
             b = QPushButton(text)
             b.clicked.connect(slot)
             ab.addWidget(b)
@@ -275,7 +291,9 @@ class ServerDialog(QDialog):
         self.mode = QComboBox()
         self.mode.setAccessibleName("Protocol")
         self.mode.addItems(PROTOCOL_MODES)
-        self.mode.setToolTip("auto: try the newest protocol, fall back to the handshake; legacy: handshake only")
+        self.mode.setToolTip(
+            "auto: try the newest protocol, fall back to the handshake; legacy: handshake only"
+        )
         common.addRow("Protocol", self.mode)
         self.enabled = QCheckBox("Connect this server with “Connect all” and at start-up")
         self.enabled.setChecked(True)
@@ -298,7 +316,9 @@ class ServerDialog(QDialog):
         common.addRow("Folders (roots)", roots_box)
         outer.addLayout(common)
 
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
+        )
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         outer.addWidget(self.buttons)
@@ -421,7 +441,9 @@ class ServerDialog(QDialog):
             errs["name"] = "Give the server a name."
         elif "/" in name:
             errs["name"] = "A name cannot contain “/”."
-        elif (self.original is None or name != self.original.name) and self.controller.entry(name) is not None:
+        elif (self.original is None or name != self.original.name) and self.controller.entry(
+            name
+        ) is not None:
             errs["name"] = f"There is already a server called “{name}”."
         if self.transport_value() == "stdio":
             msg = validate_command(self.command.text(), self.cwd.text())
@@ -509,14 +531,16 @@ class ServerDialog(QDialog):
             return 0
         if len(servers) > 1:
             self.pasted = servers
-            self.paste_note.setText(f"The snippet holds {len(servers)} servers: {', '.join(servers)}. "
-                                    "Press Save to add them all (secrets go to the keychain).")
+            self.paste_note.setText(
+                f"The snippet holds {len(servers)} servers: {', '.join(servers)}. "
+                "Press Save to add them all (secrets go to the keychain)."
+            )
             self.paste_note.show()
             self.pages.setEnabled(False)
             return len(servers)
         from app.config.model import ServerEntry
 
-        (name, raw), = servers.items()
+        ((name, raw),) = servers.items()
         entry = ServerEntry.from_json(name, raw, normalise=True)
         for rows in (self.env, self.headers):
             for r in list(rows.rows):
@@ -575,8 +599,9 @@ async def open_server_dialog(window: Any, name: str | None) -> bool:
     return await save_entry(window, name, entry, secrets, settings)
 
 
-async def save_entry(window: Any, old_name: str | None, entry: Any, secrets: dict[str, str],
-                     settings: dict[str, Any]) -> bool:
+async def save_entry(
+    window: Any, old_name: str | None, entry: Any, secrets: dict[str, str], settings: dict[str, Any]
+) -> bool:
     controller = window.controller
     store = controller.store
     try:
@@ -586,9 +611,15 @@ async def save_entry(window: Any, old_name: str | None, entry: Any, secrets: dic
         for secret_name, value in secrets.items():
             await controller.secrets.aset(entry.name, secret_name, value)
     except Exception as exc:
-        await ask(window, "Secret not saved",
-                  f"The secret values could not be stored in the system keychain, so the server was "
-                  f"not saved.\n\n{exc}", yes="OK", no="Close", icon=QMessageBox.Icon.Critical)
+        await ask(
+            window,
+            "Secret not saved",
+            f"The secret values could not be stored in the system keychain, so the server was "
+            f"not saved.\n\n{exc}",
+            yes="OK",
+            no="Close",
+            icon=QMessageBox.Icon.Critical,
+        )
         return False
     if old_name is None:
         store.add(entry)
@@ -605,7 +636,7 @@ async def save_entry(window: Any, old_name: str | None, entry: Any, secrets: dic
     if old_name is not None:
         row = window.server_model.server(entry.name)
         if row is not None and row.state in ("ready", "connecting"):
-            await controller.reconnect(entry.name)
+            await controller.reconnect_server(entry.name)
     return True
 
 
@@ -624,8 +655,9 @@ async def import_servers(window: Any, source: str) -> None:
     from app.config.locations import known_import_sources
 
     if source == "file":
-        path, _ = QFileDialog.getOpenFileName(window, "Import servers from", str(Path.home()),
-                                              "JSON files (*.json *.jsonc);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(
+            window, "Import servers from", str(Path.home()), "JSON files (*.json *.jsonc);;All files (*)"
+        )
         if not path:
             return
         await _import_file(window, Path(path), "auto")
@@ -633,13 +665,18 @@ async def import_servers(window: Any, source: str) -> None:
     found = [s for s in known_import_sources() if s.format == source and s.exists]
     if not found:
         names = {"claude": "Claude Desktop", "cursor": "Cursor", "vscode": "VS Code"}
-        await ask(window, "Nothing to import", f"No {names.get(source, source)} configuration was found "
-                  f"on this computer.", yes="OK", no="Close")
+        await ask(
+            window,
+            "Nothing to import",
+            f"No {names.get(source, source)} configuration was found on this computer.",
+            yes="OK",
+            no="Close",
+        )
         return
     await _import_file(window, found[0].path, found[0].format)
 
 
-async def _import_file(window: Any, path: Path, fmt: str) -> None:
+async def _import_file(window: Any, path: Path, fmt: Any) -> None:
     from app.config.importing import import_into
     from app.secrets.resolve import extract_secrets
 
@@ -655,11 +692,18 @@ async def _import_file(window: Any, path: Path, fmt: str) -> None:
         return extract_secrets(entry, detect=detect, taken=taken)
 
     try:
-        result = await asyncio.to_thread(import_into, controller.store, controller.secrets, path, fmt,
-                                         ask=ask_input, extract=extract)
+        result = await asyncio.to_thread(
+            import_into, controller.store, controller.secrets, path, fmt, ask=ask_input, extract=extract
+        )
     except Exception as exc:
-        await ask(window, "Import failed", f"Nothing was imported from {path}:\n\n{exc}", yes="OK", no="Close",
-                  icon=QMessageBox.Icon.Critical)
+        await ask(
+            window,
+            "Import failed",
+            f"Nothing was imported from {path}:\n\n{exc}",
+            yes="OK",
+            no="Close",
+            icon=QMessageBox.Icon.Critical,
+        )
         return
     controller.servers_changed.emit()
     added = ", ".join(new for _, new in result.added) or "no servers"
@@ -689,11 +733,17 @@ def export_servers(window: Any) -> None:
     from app.config.exporting import export_claude, export_vscode
 
     path, chosen = QFileDialog.getSaveFileName(
-        window, "Export servers", str(Path.home() / "mcp-servers.json"),
-        "Claude Desktop / Cursor (*.json);;VS Code mcp.json (*.json)")
+        window,
+        "Export servers",
+        str(Path.home() / "mcp-servers.json"),
+        "Claude Desktop / Cursor (*.json);;VS Code mcp.json (*.json)",
+    )
     if not path:
         return
-    data, warnings = (export_vscode if chosen.startswith("VS Code") else export_claude)(window.controller.store)
+    data, warnings = (export_vscode if chosen.startswith("VS Code") else export_claude)(
+        window.controller.store
+    )
     atomic_write(Path(path), (json.dumps(data, indent=2) + "\n").encode("utf-8"), backup=False)
-    window.statusBar().showMessage(f"Exported to {path}" + (f" ({'; '.join(warnings)})" if warnings else ""),
-                                   10000)
+    window.statusBar().showMessage(
+        f"Exported to {path}" + (f" ({'; '.join(warnings)})" if warnings else ""), 10000
+    )

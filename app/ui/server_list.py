@@ -37,7 +37,7 @@ class ServerDelegate(QStyledItemDelegate):
     # The background (selection, hover, focus) is drawn by the base class with the text and icon
     # blanked out; this avoids touching QStyle, whose enums cost ~18 ms to create at start-up.
 
-    def initStyleOption(self, option: QStyleOptionViewItem, index: Index) -> None:  # noqa: N802
+    def initStyleOption(self, option: QStyleOptionViewItem, index: Index) -> None:
         super().initStyleOption(option, index)
         option.text = ""
         option.icon = QIcon()
@@ -74,15 +74,21 @@ class ServerDelegate(QStyledItemDelegate):
         painter.setFont(f)
         painter.setPen(text_colour)
         name = index.data(ServerListModel.NameRole)
-        painter.drawText(QRect(x, r.top(), r.right() - x, fm.height()), Qt.AlignmentFlag.AlignVCenter,
-                         fm.elidedText(name, Qt.TextElideMode.ElideRight, r.right() - x))
+        painter.drawText(
+            QRect(x, r.top(), r.right() - x, fm.height()),
+            Qt.AlignmentFlag.AlignVCenter,
+            fm.elidedText(name, Qt.TextElideMode.ElideRight, r.right() - x),
+        )
         f.setBold(False)
         painter.setFont(f)
         status = index.data(ServerListModel.StatusTextRole)
         painter.setPen(text_colour if selected else colour.darker(115))
         line2 = QRect(r.left() + dot + 8, r.top() + fm.height() + 3, r.width() - dot - 8, fm.height())
-        painter.drawText(line2, Qt.AlignmentFlag.AlignVCenter,
-                         fm.elidedText(status, Qt.TextElideMode.ElideRight, line2.width()))
+        painter.drawText(
+            line2,
+            Qt.AlignmentFlag.AlignVCenter,
+            fm.elidedText(status, Qt.TextElideMode.ElideRight, line2.width()),
+        )
         painter.restore()
 
 

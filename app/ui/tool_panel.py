@@ -271,7 +271,7 @@ class ToolPanel(QWidget):
     def _set_badges(self, annotations: Any) -> None:
         while self.badges.count():
             item = self.badges.takeAt(0)
-            w = item.widget()
+            w = item.widget() if item is not None else None
             if w is not None:
                 w.hide()  # deleteLater alone leaves it painted until the next loop turn
                 w.deleteLater()
@@ -296,7 +296,8 @@ class ToolPanel(QWidget):
     def badge_texts(self) -> list[str]:
         out = []
         for i in range(self.badges.count()):
-            w = self.badges.itemAt(i).widget()
+            item = self.badges.itemAt(i)
+            w = item.widget() if item is not None else None
             if isinstance(w, QLabel):
                 out.append(w.text())
         return out

@@ -57,7 +57,8 @@ KIND_NOUNS = {"tools": "tool", "resources": "resource", "resource_templates": "t
 def describe_diff(kind: str, diff: Any) -> tuple[str, str]:
     """("2 tools added, 1 removed", "added: a, b\nremoved: c") for the notice and its tooltip."""
     noun = KIND_NOUNS.get(kind, kind)
-    parts, details = [], []
+    parts: list[str] = []
+    details: list[str] = []
     for label, names in (("added", diff.added), ("removed", diff.removed), ("changed", diff.changed)):
         if names:
             n = len(names)
@@ -116,7 +117,9 @@ class MainWindow(QMainWindow):
         self.overview_reason = plain_label("")
         self.overview_reason.setObjectName("failureReason")
         self.overview_reason.setStyleSheet(
-            "background: #fdecea; color: #8b1a1a; border: 1px solid #f5c2c0; border-radius: 4px; padding: 8px;")
+            "background: #fdecea; color: #8b1a1a; border: 1px solid #f5c2c0;"
+            " border-radius: 4px; padding: 8px;"
+        )
         self.overview_reason.hide()
         gl.addWidget(self.overview_reason)
         self.overview_info = plain_label("")
@@ -145,15 +148,19 @@ class MainWindow(QMainWindow):
         self.dock = QDockWidget("Log and traffic", self)
         self.dock.setObjectName("bottomDock")
         self.dock.setWidget(self.bottom)
-        self.dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
-                              | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+        self.dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetMovable
+            | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+        )
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.dock)
         self.resizeDocks([self.dock], [170], Qt.Orientation.Vertical)
 
         self.notice = QLabel()
         self.notice.setObjectName("notice")
         self.notice.setTextFormat(Qt.TextFormat.PlainText)
-        self.notice.setStyleSheet("background: #e3f2fd; color: #0d47a1; padding: 2px 8px; border-radius: 4px;")
+        self.notice.setStyleSheet(
+            "background: #e3f2fd; color: #0d47a1; padding: 2px 8px; border-radius: 4px;"
+        )
         self.notice.hide()
         self.statusBar().addPermanentWidget(self.notice)
         self._notice_timer = QTimer(self)
@@ -174,8 +181,12 @@ class MainWindow(QMainWindow):
         add.triggered.connect(self.add_server)
         m.addAction(add)
         self.import_menu = m.addMenu("&Import from")
-        for label, source in (("Claude Desktop", "claude"), ("Cursor", "cursor"), ("VS Code", "vscode"),
-                              ("File…", "file")):
+        for label, source in (
+            ("Claude Desktop", "claude"),
+            ("Cursor", "cursor"),
+            ("VS Code", "vscode"),
+            ("File…", "file"),
+        ):
             a = QAction(label, self)
             a.triggered.connect(lambda _=False, s=source: self.import_from(s))
             self.import_menu.addAction(a)
@@ -195,10 +206,10 @@ class MainWindow(QMainWindow):
         v.addAction(self.dock.toggleViewAction())
 
     def _build_shortcuts(self) -> None:
-        QShortcut(QKeySequence.StandardKey.Find, self, activated=self.catalog.focus_search)
+        QShortcut(QKeySequence.StandardKey.Find, self).activated.connect(self.catalog.focus_search)
         for seq in ("Ctrl+Return", "Ctrl+Enter"):
-            QShortcut(QKeySequence(seq), self, activated=self.run_current)
-        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.cancel_call)
+            QShortcut(QKeySequence(seq), self).activated.connect(self.run_current)
+        QShortcut(QKeySequence(Qt.Key.Key_Escape), self).activated.connect(self.cancel_call)
 
     def _wire(self) -> None:
         b: EngineBridge = self.controller.bridge
@@ -300,12 +311,12 @@ class MainWindow(QMainWindow):
         c = self.controller
         if action == "connect":
             self.server_model.update_state(name, "connecting")
-            c.spawn(c.connect(name))
+            c.spawn(c.connect_server(name))
         elif action == "disconnect":
-            c.spawn(c.disconnect(name))
+            c.spawn(c.disconnect_server(name))
         elif action == "reconnect":
             self.server_model.update_state(name, "connecting")
-            c.spawn(c.reconnect(name))
+            c.spawn(c.reconnect_server(name))
         elif action == "edit":
             self.edit_server(name)
         elif action == "duplicate":
@@ -361,9 +372,14 @@ class MainWindow(QMainWindow):
 
         c = self.controller
         ok, delete_secrets = await ask(
-            self, "Remove server", f"Remove the server “{name}” from MCP Desk?",
-            yes="Remove", no="Keep", checkbox="Also delete its saved secrets (API keys) from the keychain",
-            icon=QMessageBox.Icon.Warning)
+            self,
+            "Remove server",
+            f"Remove the server “{name}” from MCP Desk?",
+            yes="Remove",
+            no="Keep",
+            checkbox="Also delete its saved secrets (API keys) from the keychain",
+            icon=QMessageBox.Icon.Warning,
+        )
         if not ok:
             return
         await c.forget(name)
@@ -500,9 +516,11 @@ class MainWindow(QMainWindow):
         self.overview_title.setText(f"{server} — {status}")
         if row.state == FAILED:
             self.catalog.empty.setText(f"{server} failed: {row.reason}")
-            self.overview_reason.setText(f"Could not connect to “{server}”:\n{row.reason}\n\n"
-                                         "Fix the server's settings with Edit, then press Reconnect. "
-                                         "The Log tab below shows what the server printed.")
+            self.overview_reason.setText(
+                f"Could not connect to “{server}”:\n{row.reason}\n\n"
+                "Fix the server's settings with Edit, then press Reconnect. "
+                "The Log tab below shows what the server printed."
+            )
             self.overview_reason.show()
         elif row.state != READY:
             self.catalog.empty.setText(f"{server} is not connected. Press Connect to see its tools.")
@@ -541,8 +559,9 @@ class MainWindow(QMainWindow):
             self.right.setCurrentWidget(self.tool_panel)
         elif kind == "resources":
             can_sub = bool(conn and (conn.capabilities or {}).get("resources", {}).get("subscribe"))
-            self.resource_panel.show_resource(item.server, item.obj, (item.server, item.key) in self._subscribed,
-                                              can_sub)
+            self.resource_panel.show_resource(
+                item.server, item.obj, (item.server, item.key) in self._subscribed, can_sub
+            )
             self.right.setCurrentWidget(self.resource_panel)
         elif kind == "resource_templates":
             self.resource_panel.show_template(item.server, item.obj)
@@ -554,8 +573,11 @@ class MainWindow(QMainWindow):
     # --- running tools ------------------------------------------------------------------------
     @Slot()
     def run_current(self) -> None:
-        if self._tool_panel is None or self.right.currentWidget() is not self._tool_panel or \
-                self._tool_panel.tool is None:
+        if (
+            self._tool_panel is None
+            or self.right.currentWidget() is not self._tool_panel
+            or self._tool_panel.tool is None
+        ):
             return
         if self._call_task is not None and not self._call_task.done():
             return
@@ -579,9 +601,14 @@ class MainWindow(QMainWindow):
             from app.ui.async_dialogs import ask
 
             ok, always = await ask(
-                self, "Run destructive tool?",
+                self,
+                "Run destructive tool?",
                 f"The tool “{tool.name}” on “{server}” says it may delete or change data. Run it?",
-                yes="Run", no="Cancel", checkbox="Don't ask again for this tool", icon=QMessageBox.Icon.Warning)
+                yes="Run",
+                no="Cancel",
+                checkbox="Don't ask again for this tool",
+                icon=QMessageBox.Icon.Warning,
+            )
             if not ok:
                 return
             if always:

@@ -1,6 +1,6 @@
 """Re-create the screenshots in this folder (offscreen Qt, real demo server, temporary config).
 
-    .venv/bin/python docs/screenshots/make_screenshots.py
+.venv/bin/python docs/screenshots/make_screenshots.py
 """
 
 from __future__ import annotations
@@ -21,9 +21,8 @@ sys.path.insert(0, str(OUT.parent.parent))
 
 
 def main() -> None:
-    from PySide6.QtWidgets import QApplication
-
     import qasync
+    from PySide6.QtWidgets import QApplication
 
     app = QApplication([])
     loop = qasync.QEventLoop(app, already_running=True)
@@ -56,9 +55,20 @@ def main() -> None:
     pump(lambda: w.server_model.server("demo").state == "ready")
     w.catalog.select("tools", "demo", "create_contact")
     pump(lambda: getattr(w.tool_panel.tool, "name", "") == "create_contact")
-    w.tool_panel.form.set_value({"contact": {"name": "Ana Lima", "email": "ana@example.com",
-                                             "address": {"street": "Rua Augusta 10", "city": "Lisboa",
-                                                         "postal_code": "1100-053", "country": "PT"}}})
+    w.tool_panel.form.set_value(
+        {
+            "contact": {
+                "name": "Ana Lima",
+                "email": "ana@example.com",
+                "address": {
+                    "street": "Rua Augusta 10",
+                    "city": "Lisboa",
+                    "postal_code": "1100-053",
+                    "country": "PT",
+                },
+            }
+        }
+    )
     pump(lambda: True)
     w.grab().save(str(OUT / "tool-form.png"))
 
@@ -85,8 +95,17 @@ def main() -> None:
     w.add_server()
     pump(lambda: getattr(w, "server_dialog", None) is not None and w.server_dialog.isVisible())
     d = w.server_dialog
-    d.apply_snippet(json.dumps({"github": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-github"],
-                                           "env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_example1234567890"}}}))
+    d.apply_snippet(
+        json.dumps(
+            {
+                "github": {
+                    "command": "npx",
+                    "args": ["-y", "@modelcontextprotocol/server-github"],
+                    "env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_example1234567890"},
+                }
+            }
+        )
+    )
     pump(lambda: True)
     d.grab().save(str(OUT / "add-dialog.png"))
     d.reject()

@@ -94,9 +94,14 @@ def fill_text_field(qtbot: Any, form: Any, index: int, text: str) -> None:
     """Type into the index-th line edit of a generated form, as a person would."""
     from PySide6.QtWidgets import QLineEdit, QPlainTextEdit, QWidget
 
-    edits = [e for e in form.findChildren(QWidget)
-             if isinstance(e, QLineEdit | QPlainTextEdit) and e.isVisibleTo(form) and not e.isReadOnly()
-             and e.objectName() != "jsonView"]
+    edits = [
+        e
+        for e in form.findChildren(QWidget)
+        if isinstance(e, QLineEdit | QPlainTextEdit)
+        and e.isVisibleTo(form)
+        and not e.isReadOnly()
+        and e.objectName() != "jsonView"
+    ]
     edit = edits[index]
     edit.clear()
     edit.setFocus()

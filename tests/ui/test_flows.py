@@ -23,7 +23,9 @@ def test_first_run_shows_demo_and_guide(desk: Any) -> None:
 
 def test_add_server_connect_run_echo(qtbot: Any, desk: Any) -> None:
     desk.add_server()
-    qtbot.waitUntil(lambda: getattr(desk, "server_dialog", None) is not None and desk.server_dialog.isVisible())
+    qtbot.waitUntil(
+        lambda: getattr(desk, "server_dialog", None) is not None and desk.server_dialog.isVisible()
+    )
     d = desk.server_dialog
     qtbot.keyClicks(d.name, "mine")
     qtbot.keyClicks(d.command, sys.executable)
@@ -44,13 +46,17 @@ def test_add_server_connect_run_echo(qtbot: Any, desk: Any) -> None:
     assert "hello from the form" in desk.tool_panel.result.json_text()
     # the call is in the history and the traffic log saw it
     assert desk.bottom.history_model.rowCount() == 1
-    assert any("tools/call" in desk.bottom.traffic_model.index(i, 3).data()
-               for i in range(desk.bottom.traffic_model.rowCount()))
+    assert any(
+        "tools/call" in desk.bottom.traffic_model.index(i, 3).data()
+        for i in range(desk.bottom.traffic_model.rowCount())
+    )
 
 
 def test_add_dialog_validates_at_the_field(qtbot: Any, desk: Any) -> None:
     desk.add_server()
-    qtbot.waitUntil(lambda: getattr(desk, "server_dialog", None) is not None and desk.server_dialog.isVisible())
+    qtbot.waitUntil(
+        lambda: getattr(desk, "server_dialog", None) is not None and desk.server_dialog.isVisible()
+    )
     d = desk.server_dialog
     qtbot.keyClicks(d.name, "broken")
     qtbot.keyClicks(d.command, "surely-no-such-command-xyz")
@@ -106,7 +112,7 @@ def test_destructive_tool_asks_first(qtbot: Any, desk: Any) -> None:
     qtbot.waitUntil(lambda: box() is not None)
     b = box()
     assert "delete or change data" in b.text()
-    [btn for btn in b.buttons() if btn.text() == "Cancel"][0].click()
+    next(btn for btn in b.buttons() if btn.text() == "Cancel").click()
     qtbot.waitUntil(lambda: box() is None and desk._call_task.done())
     assert desk.bottom.history_model.rowCount() == 0
     # Run, and don't ask again: stored in the settings' trusted_tools.
@@ -115,7 +121,7 @@ def test_destructive_tool_asks_first(qtbot: Any, desk: Any) -> None:
     b = box()
     b.checkBox().setChecked(True)
     with qtbot.waitSignal(desk.call_finished, timeout=30000):
-        [btn for btn in b.buttons() if btn.text() == "Run"][0].click()
+        next(btn for btn in b.buttons() if btn.text() == "Run").click()
     assert desk.bottom.history_model.rowCount() == 1
     assert desk.controller.is_trusted("demo", "delete_note")
     run_tool_and_wait(qtbot, desk)  # no question this time
@@ -149,11 +155,13 @@ def test_failed_server_reason_while_others_work(qtbot: Any, desk: Any, config_di
 def test_untrusted_description_is_plain_text(qtbot: Any, desk: Any) -> None:
     from app.mcp.catalog import ToolInfo
 
-    evil = ToolInfo.from_raw({
-        "name": "evil",
-        "description": '<a href="javascript:alert(1)">click</a><img src="http://x/y.png"><b>bold</b>',
-        "inputSchema": {"type": "object"},
-    })
+    evil = ToolInfo.from_raw(
+        {
+            "name": "evil",
+            "description": '<a href="javascript:alert(1)">click</a><img src="http://x/y.png"><b>bold</b>',
+            "inputSchema": {"type": "object"},
+        }
+    )
     desk.tool_panel.show_tool("demo", evil)
     label = desk.tool_panel.description
     assert label.textFormat() == Qt.TextFormat.PlainText

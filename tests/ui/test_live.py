@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from tests.ui.conftest import connect, fill_text_field, run, run_tool_and_wait, select_tool
+from tests.ui.conftest import connect, fill_text_field, run, select_tool
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support")
 
@@ -57,8 +57,15 @@ def test_elicitation_round_trip(qtbot: Any, desk: Any) -> None:
     assert "Booking a table at Chez Demo" in d.message.text()
     # The main window stays usable while the server waits for the person (non-modal).
     assert not d.isModal()
-    d.set_value({"party_size": 4, "day": "2026-12-24", "seating": "terrace", "vegetarian": True,
-                 "contact_email": "ana@example.com"})
+    d.set_value(
+        {
+            "party_size": 4,
+            "day": "2026-12-24",
+            "seating": "terrace",
+            "vegetarian": True,
+            "contact_email": "ana@example.com",
+        }
+    )
     with qtbot.waitSignal(desk.call_finished, timeout=20000):
         d.accept_button.click()
     text = desk.tool_panel.result.json_text()
@@ -111,8 +118,10 @@ def test_progress_and_cancel(qtbot: Any, desk: Any) -> None:
     select_tool(qtbot, desk, "slow_count")
     desk.tool_panel.form.set_value({"to": 20, "delay_seconds": 0.2})
     desk.tool_panel.run_button.click()
-    qtbot.waitUntil(lambda: desk.tool_panel.progress.maximum() == 1000 and desk.tool_panel.progress.value() > 0,
-                    timeout=20000)
+    qtbot.waitUntil(
+        lambda: desk.tool_panel.progress.maximum() == 1000 and desk.tool_panel.progress.value() > 0,
+        timeout=20000,
+    )
     assert "Counted" in desk.tool_panel.progress_text.text()
     desk.activateWindow()
     with qtbot.waitSignal(desk.call_finished, timeout=20000):

@@ -20,7 +20,9 @@ def open_dialog(qtbot: Any, desk: Any, edit: str | None = None) -> Any:
         desk.add_server()
     else:
         desk.edit_server(edit)
-    qtbot.waitUntil(lambda: getattr(desk, "server_dialog", None) is not None and desk.server_dialog.isVisible())
+    qtbot.waitUntil(
+        lambda: getattr(desk, "server_dialog", None) is not None and desk.server_dialog.isVisible()
+    )
     return desk.server_dialog
 
 
@@ -34,8 +36,9 @@ def message_box(desk: Any) -> QMessageBox | None:
     return boxes[0] if boxes else None
 
 
-def test_secret_env_row_goes_to_keyring_not_file(qtbot: Any, desk: Any, config_dir: Path,
-                                                  memory_keyring: Any) -> None:
+def test_secret_env_row_goes_to_keyring_not_file(
+    qtbot: Any, desk: Any, config_dir: Path, memory_keyring: Any
+) -> None:
     d = open_dialog(qtbot, desk)
     qtbot.keyClicks(d.name, "gh")
     qtbot.keyClicks(d.command, sys.executable)
@@ -71,7 +74,7 @@ def test_secret_env_row_goes_to_keyring_not_file(qtbot: Any, desk: Any, config_d
     box = message_box(desk)
     assert "github" in box.text()
     box.checkBox().setChecked(True)
-    [b for b in box.buttons() if b.text() == "Remove"][0].click()
+    next(b for b in box.buttons() if b.text() == "Remove").click()
     qtbot.waitUntil(lambda: "github" not in desk.server_model.names())
     qtbot.waitUntil(lambda: desk.controller.secrets.get("github", "GITHUB_TOKEN") is None)
     assert "github" not in json.loads((config_dir / "servers.json").read_text())["mcpServers"]
@@ -82,21 +85,28 @@ def test_remove_keep_secrets_and_cancel(qtbot: Any, desk: Any) -> None:
     desk.servers.select("demo")
     desk.servers.buttons["remove"].click()
     qtbot.waitUntil(lambda: message_box(desk) is not None)
-    [b for b in message_box(desk).buttons() if b.text() == "Keep"][0].click()
+    next(b for b in message_box(desk).buttons() if b.text() == "Keep").click()
     qtbot.waitUntil(lambda: message_box(desk) is None)
     assert "demo" in desk.server_model.names()
     desk.servers.buttons["remove"].click()
     qtbot.waitUntil(lambda: message_box(desk) is not None)
-    [b for b in message_box(desk).buttons() if b.text() == "Remove"][0].click()  # box unticked
+    next(b for b in message_box(desk).buttons() if b.text() == "Remove").click()  # box unticked
     qtbot.waitUntil(lambda: "demo" not in desk.server_model.names())
     assert desk.controller.secrets.get("demo", "API_KEY") == "k"
 
 
 def test_paste_snippet_with_several_servers_imports_them(qtbot: Any, desk: Any, config_dir: Path) -> None:
-    snippet = json.dumps({"mcpServers": {
-        "fs": {"command": sys.executable, "args": ["-m", "app", "demo-server"]},
-        "remote": {"url": "https://example.com/mcp", "headers": {"Authorization": "Bearer sk-live-abcdef"}},
-    }})
+    snippet = json.dumps(
+        {
+            "mcpServers": {
+                "fs": {"command": sys.executable, "args": ["-m", "app", "demo-server"]},
+                "remote": {
+                    "url": "https://example.com/mcp",
+                    "headers": {"Authorization": "Bearer sk-live-abcdef"},
+                },
+            }
+        }
+    )
     d = open_dialog(qtbot, desk)
     assert d.apply_snippet(snippet) == 2
     d.buttons.button(d.buttons.StandardButton.Save).click()  # fields not needed for a multi-server paste
@@ -108,7 +118,9 @@ def test_paste_snippet_with_several_servers_imports_them(qtbot: Any, desk: Any, 
 
 def test_paste_single_entry_fills_fields(qtbot: Any, desk: Any) -> None:
     d = open_dialog(qtbot, desk)
-    assert d.apply_snippet('"weather": {"url": "https://w.example/mcp", "headers": {"X-Api-Key": "abc"}}') == 1
+    assert (
+        d.apply_snippet('"weather": {"url": "https://w.example/mcp", "headers": {"X-Api-Key": "abc"}}') == 1
+    )
     assert d.name.text() == "weather"
     assert d.transport_value() == "http"
     assert d.url.text() == "https://w.example/mcp"
@@ -123,8 +135,11 @@ def test_import_from_file(qtbot: Any, desk: Any, tmp_path: Path) -> None:
     from tests.ui.conftest import run
 
     f = tmp_path / "claude_desktop_config.json"
-    f.write_text(json.dumps({"mcpServers": {"demo": {"command": sys.executable,
-                                                      "args": ["-m", "app", "demo-server"]}}}))
+    f.write_text(
+        json.dumps(
+            {"mcpServers": {"demo": {"command": sys.executable, "args": ["-m", "app", "demo-server"]}}}
+        )
+    )
     run(qtbot, _import_file(desk, f, "auto"))
     assert "demo-2" in desk.server_model.names()  # a clash gets a suffix, nothing is overwritten
 
@@ -132,9 +147,16 @@ def test_import_from_file(qtbot: Any, desk: Any, tmp_path: Path) -> None:
 def test_log_shows_a_failing_servers_stderr(qtbot: Any, desk: Any) -> None:
     from app.config.model import ServerEntry
 
-    desk.controller.store.add(ServerEntry(
-        name="noisy", command=sys.executable,
-        args=["-c", "import sys; print('missing API key: set WEATHER_KEY', file=sys.stderr); sys.exit(2)"]))
+    desk.controller.store.add(
+        ServerEntry(
+            name="noisy",
+            command=sys.executable,
+            args=[
+                "-c",
+                "import sys; print('missing API key: set WEATHER_KEY', file=sys.stderr); sys.exit(2)",
+            ],
+        )
+    )
     desk.controller.save()
     qtbot.waitUntil(lambda: "noisy" in desk.server_model.names())
     desk.servers.select("noisy")

@@ -55,8 +55,9 @@ def test_prompt_arguments_and_messages(qtbot: Any, desk: Any) -> None:
     qtbot.keyClicks(panel.fields["recipient"][0], "Ana")
     qtbot.keyClicks(panel.fields["topic"][0], "the picnic")
     panel.get_button.click()
-    qtbot.waitUntil(lambda: "Write a friendly email to Ana about the picnic" in panel.result.json_text(),
-                    timeout=20000)
+    qtbot.waitUntil(
+        lambda: "Write a friendly email to Ana about the picnic" in panel.result.json_text(), timeout=20000
+    )
 
 
 def test_history_rerun_prefills_form(qtbot: Any, desk: Any) -> None:
@@ -116,13 +117,21 @@ def test_smoke_test_command(tmp_path: Path) -> None:
     cfg = tmp_path / "smoke"
     cfg.mkdir()
     (cfg / "servers.json").write_text(
-        '{"mcpServers": {"demo": {"command": "%s", "args": ["-m", "app", "demo-server"]},'
-        ' "broken": {"command": "no-such-command-mcp-desk"}}}' % sys.executable.replace("\\", "\\\\"),
-        encoding="utf-8")
+        '{{"mcpServers": {{"demo": {{"command": "{}", "args": ["-m", "app", "demo-server"]}},'
+        ' "broken": {{"command": "no-such-command-mcp-desk"}}}}}}'.format(
+            sys.executable.replace("\\", "\\\\")
+        ),
+        encoding="utf-8",
+    )
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     shot = tmp_path / "main.png"
-    out = subprocess.run([sys.executable, "-m", "app", "--config-dir", str(cfg), "--screenshot", str(shot)],
-                         capture_output=True, text=True, timeout=120, env=env)
+    out = subprocess.run(
+        [sys.executable, "-m", "app", "--config-dir", str(cfg), "--screenshot", str(shot)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
     assert out.returncode == 0, out.stderr
     lines = sorted(out.stdout.strip().splitlines())
     assert lines[0].startswith("broken: failed: "), lines

@@ -41,15 +41,17 @@ def box(window: Any) -> QMessageBox | None:
 
 
 def click(b: QMessageBox, text: str) -> None:
-    [btn for btn in b.buttons() if btn.text() == text][0].click()
+    next(btn for btn in b.buttons() if btn.text() == text).click()
 
 
 def test_markdown_view_loads_nothing_and_asks_before_opening(qtbot: Any, desk: Any, browser: Any) -> None:
     from app.ui.results import ResultView, TextBlock
 
     rv: ResultView = desk.tool_panel.result
-    text = ("# Report\n\n![pixel](https://tracker.example/p.gif) <img src='https://x.example/i.png'>\n\n"
-            "[docs](https://docs.example/page) and [evil](javascript:alert(1))")
+    text = (
+        "# Report\n\n![pixel](https://tracker.example/p.gif) <img src='https://x.example/i.png'>\n\n"
+        "[docs](https://docs.example/page) and [evil](javascript:alert(1))"
+    )
     rv.show_contents([{"type": "text", "text": text}])
     block = rv.findChildren(TextBlock)[0]
     assert block.plain.toPlainText() == text  # plain text first
@@ -57,8 +59,10 @@ def test_markdown_view_loads_nothing_and_asks_before_opening(qtbot: Any, desk: A
     md = block.markdown
     assert md is not None and not md.openExternalLinks() and not md.openLinks()
     assert "<img src='https://x.example/i.png'>" in md.document().toPlainText()  # raw HTML stays text
-    assert md.loadResource(QTextDocument.ResourceType.ImageResource.value, QUrl("https://tracker.example/p.gif")) \
+    assert (
+        md.loadResource(QTextDocument.ResourceType.ImageResource.value, QUrl("https://tracker.example/p.gif"))
         is None
+    )
     # Clicking the https link: the URL is shown, nothing opens until "Open".
     md.link_requested.emit(QUrl("https://docs.example/page"))
     qtbot.waitUntil(lambda: box(desk) is not None)
@@ -111,12 +115,23 @@ def test_result_kinds_render(qtbot: Any, desk: Any, tmp_path: Any) -> None:
     result = ToolCallResult(
         content=[
             {"type": "audio", "data": base64.b64encode(b"RIFF....WAVE").decode(), "mimeType": "audio/wav"},
-            {"type": "resource", "resource": {"uri": "demo://a.txt", "mimeType": "text/plain", "text": "inside"}},
-            {"type": "resource", "resource": {"uri": "demo://b.bin", "blob": base64.b64encode(b"\0\1").decode()}},
+            {
+                "type": "resource",
+                "resource": {"uri": "demo://a.txt", "mimeType": "text/plain", "text": "inside"},
+            },
+            {
+                "type": "resource",
+                "resource": {"uri": "demo://b.bin", "blob": base64.b64encode(b"\0\1").decode()},
+            },
             {"type": "resource_link", "uri": "demo://readme", "name": "readme"},
         ],
-        is_error=False, structured_content={"a": [1, 2]}, structured_valid=False,
-        structured_error="'a' is not of type 'string'", elapsed=0.25, raw={"content": []})
+        is_error=False,
+        structured_content={"a": [1, 2]},
+        structured_valid=False,
+        structured_error="'a' is not of type 'string'",
+        elapsed=0.25,
+        raw={"content": []},
+    )
     rv.show_result(result, output_schema={"type": "object"})
     assert len(rv.findChildren(BinaryBlock)) == 2
     assert rv.findChildren(JsonTree)
@@ -125,5 +140,5 @@ def test_result_kinds_render(qtbot: Any, desk: Any, tmp_path: Any) -> None:
     rv.resource_link_clicked.connect(links.append)
     from PySide6.QtWidgets import QPushButton
 
-    [b for b in rv.findChildren(QPushButton) if b.text() == "Read resource"][0].click()
+    next(b for b in rv.findChildren(QPushButton) if b.text() == "Read resource").click()
     assert links == ["demo://readme"]

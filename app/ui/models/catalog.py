@@ -15,6 +15,7 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractListModel,
+    QByteArray,
     QModelIndex,
     QPersistentModelIndex,
     Qt,
@@ -108,16 +109,16 @@ class CatalogModel(QAbstractListModel):
             return item
         return None
 
-    def roleNames(self) -> dict[int, bytes]:
+    def roleNames(self) -> dict[int, QByteArray]:
         names = dict(super().roleNames())
         names.update(
             {
-                self.KeyRole: b"key",
-                self.ServerRole: b"server",
-                self.QualifiedNameRole: b"qualifiedName",
-                self.TitleRole: b"title",
-                self.DescriptionRole: b"description",
-                self.ItemRole: b"item",
+                self.KeyRole: QByteArray(b"key"),
+                self.ServerRole: QByteArray(b"server"),
+                self.QualifiedNameRole: QByteArray(b"qualifiedName"),
+                self.TitleRole: QByteArray(b"title"),
+                self.DescriptionRole: QByteArray(b"description"),
+                self.ItemRole: QByteArray(b"item"),
             }
         )
         return names
@@ -163,7 +164,11 @@ class CatalogModel(QAbstractListModel):
             it = self._rows[i]
             if it.server == server and it.key not in new_by_key:
                 end = i
-                while i - 1 >= 0 and self._rows[i - 1].server == server and self._rows[i - 1].key not in new_by_key:
+                while (
+                    i - 1 >= 0
+                    and self._rows[i - 1].server == server
+                    and self._rows[i - 1].key not in new_by_key
+                ):
                     i -= 1
                 removed.extend(r.key for r in self._rows[i : end + 1])
                 self.beginRemoveRows(QModelIndex(), i, end)
@@ -179,7 +184,11 @@ class CatalogModel(QAbstractListModel):
         for key, row in existing.items():
             fresh = new_by_key[key]
             old = self._rows[row]
-            if (fresh.title, fresh.description, _raw(fresh.obj)) != (old.title, old.description, _raw(old.obj)):
+            if (fresh.title, fresh.description, _raw(fresh.obj)) != (
+                old.title,
+                old.description,
+                _raw(old.obj),
+            ):
                 changed.append(key)
             self._rows[row] = fresh
             self._haystacks[row] = fresh.haystack
@@ -201,10 +210,7 @@ class CatalogModel(QAbstractListModel):
     def accept_mask(self, server: str | None, words: list[str]) -> list[bool]:
         """Which rows match, computed in one pass over plain lists (no Qt calls per row)."""
         hays = self._haystacks
-        if server is None:
-            mask = [True] * len(hays)
-        else:
-            mask = [it.server == server for it in self._rows]
+        mask = [True] * len(hays) if server is None else [it.server == server for it in self._rows]
         for w in words:  # one list comprehension per word: no generator per row
             mask = [m and w in h for m, h in zip(mask, hays, strict=True)]
         return mask
@@ -241,17 +247,28 @@ class CatalogFilterModel(QAbstractListModel):
         self._visible: list[CatalogItem] = []
 
     # --- source -------------------------------------------------------------------------------
-    def setSourceModel(self, model: CatalogModel) -> None:  # noqa: N802 - mirrors the proxy API
+    def setSourceModel(self, model: CatalogModel) -> None:
         if self._src is not None:
-            for sig in (self._src.rowsInserted, self._src.rowsRemoved, self._src.dataChanged,
-                        self._src.modelReset, self._src.rowsMoved):
+            for sig in (
+                self._src.rowsInserted,
+                self._src.rowsRemoved,
+                self._src.dataChanged,
+                self._src.modelReset,
+                self._src.rowsMoved,
+            ):
                 sig.disconnect(self._source_changed)
         self._src = model
-        for sig in (model.rowsInserted, model.rowsRemoved, model.dataChanged, model.modelReset, model.rowsMoved):
+        for sig in (
+            model.rowsInserted,
+            model.rowsRemoved,
+            model.dataChanged,
+            model.modelReset,
+            model.rowsMoved,
+        ):
             sig.connect(self._source_changed)
         self._update()
 
-    def sourceModel(self) -> CatalogModel | None:  # noqa: N802
+    def sourceModel(self) -> CatalogModel | None:
         return self._src
 
     def _source_changed(self, *args: Any) -> None:
@@ -266,10 +283,10 @@ class CatalogFilterModel(QAbstractListModel):
             return None
         return self._src.item_data(self._visible[index.row()], role)
 
-    def roleNames(self) -> dict[int, bytes]:
+    def roleNames(self) -> dict[int, QByteArray]:
         return self._src.roleNames() if self._src is not None else super().roleNames()
 
-    def mapFromSource(self, source_index: Index) -> QModelIndex:  # noqa: N802
+    def mapFromSource(self, source_index: Index) -> QModelIndex:
         if self._src is None or not source_index.isValid():
             return QModelIndex()
         item = self._src.item(source_index.row())
@@ -278,7 +295,7 @@ class CatalogFilterModel(QAbstractListModel):
                 return self.index(i, 0)
         return QModelIndex()
 
-    def mapToSource(self, index: Index) -> QModelIndex:  # noqa: N802
+    def mapToSource(self, index: Index) -> QModelIndex:
         if self._src is None or not index.isValid():
             return QModelIndex()
         it = self._visible[index.row()]

@@ -63,7 +63,9 @@ class TrafficRow:
             s = str(m["method"])
             return f"{s} #{m['id']}" if "id" in m else s
         if "error" in m:
-            return f"error #{m.get('id')}: {m['error'].get('message', '') if isinstance(m['error'], dict) else ''}"
+            err = m["error"]
+            text = err.get("message", "") if isinstance(err, dict) else ""
+            return f"error #{m.get('id')}: {text}"
         if "result" in m:
             return f"result #{m.get('id')}"
         return json.dumps(m)[:80]
@@ -88,10 +90,12 @@ class _BoundedTable(QAbstractTableModel):
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
         return 0 if parent.isValid() else len(self.HEADERS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            if 0 <= section < len(self.HEADERS):
-                return self.HEADERS[section]
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        horizontal = orientation == Qt.Orientation.Horizontal
+        if role == Qt.ItemDataRole.DisplayRole and horizontal and 0 <= section < len(self.HEADERS):
+            return self.HEADERS[section]
         return None
 
     def append(self, row: Any) -> None:

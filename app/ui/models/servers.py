@@ -6,7 +6,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor, QIcon
 
 logger = logging.getLogger(__name__)
@@ -112,18 +112,18 @@ class ServerListModel(QAbstractListModel):
             return row.disabled
         return None
 
-    def roleNames(self) -> dict[int, bytes]:
+    def roleNames(self) -> dict[int, QByteArray]:
         names = dict(super().roleNames())
         names.update(
             {
-                self.NameRole: b"name",
-                self.StateRole: b"state",
-                self.ReasonRole: b"reason",
-                self.ToolCountRole: b"toolCount",
-                self.StatusTextRole: b"statusText",
-                self.StateColourRole: b"stateColour",
-                self.TransportRole: b"transport",
-                self.DisabledRole: b"disabled",
+                self.NameRole: QByteArray(b"name"),
+                self.StateRole: QByteArray(b"state"),
+                self.ReasonRole: QByteArray(b"reason"),
+                self.ToolCountRole: QByteArray(b"toolCount"),
+                self.StatusTextRole: QByteArray(b"statusText"),
+                self.StateColourRole: QByteArray(b"stateColour"),
+                self.TransportRole: QByteArray(b"transport"),
+                self.DisabledRole: QByteArray(b"disabled"),
             }
         )
         return names
