@@ -210,6 +210,7 @@ def main() -> int:
     built = widgets = valid = only_required = 0
     reasons: collections.Counter[str] = collections.Counter()
     tools_with_fallback = 0
+    examples: list[str] = []
     build_times = []
     started = time.perf_counter()
     for _server, _tool, schema in tools:
@@ -220,7 +221,10 @@ def main() -> int:
         only_required += bool(errors) and all(e.keyword == "required" for e in errors)
         found = fallbacks(form)
         reasons.update(found)
-        tools_with_fallback += any(not k.startswith("(value of") for k in found)
+        real = sorted(k for k in found if not k.startswith("(value of"))
+        tools_with_fallback += bool(real)
+        if real:
+            examples.append(f"{_server}/{_tool}: {', '.join(real)}")
         t0 = time.perf_counter()
         widget = FormWidget(schema, form=form)
         build_times.append(time.perf_counter() - t0)
@@ -245,6 +249,9 @@ def main() -> int:
     print("  JSON editors by reason (all levels and alternatives, depth <= 10):")
     for reason, count in reasons.most_common():
         print(f"    {count:6}  {reason}")
+    print("  tools with a fallback:")
+    for example in examples:
+        print(f"    {example}")
 
     if args.shots:
         print("\nScreenshots:")
