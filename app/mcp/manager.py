@@ -46,6 +46,7 @@ class ConnectionManager:
         self._http: Any = None
         self._closed = False
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._disabled: set[str] = set()
 
     # ---------------------------------------------------------------- events
 
@@ -73,9 +74,14 @@ class ConnectionManager:
             self._http = new_shared_client()
         return self._http
 
-    def set_target(self, target: Target) -> ServerConnection:
+    def set_target(self, target: Target, *, enabled: bool = True) -> ServerConnection:
         """Add a server or change its definition. A live connection whose target changed in more
-        than its roots is reconnected; a roots-only change is sent to the server as is."""
+        than its roots is reconnected; a roots-only change is sent to the server as is.
+        A disabled server is known (its name, for lookups) but `connect_all` skips it."""
+        if enabled:
+            self._disabled.discard(target.name)
+        else:
+            self._disabled.add(target.name)
         old = self._connections.get(target.name)
         if old is not None:
             if old.target == target:
@@ -113,6 +119,7 @@ class ConnectionManager:
     def remove(self, name: str) -> None:
         """Forget a server (its connection is closed in the background)."""
         self._wanted.discard(name)
+        self._disabled.discard(name)
         self._cancel_reconnect(name)
         conn = self._connections.pop(name, None)
         if conn is not None:
@@ -134,9 +141,10 @@ class ConnectionManager:
         conn.start()
 
     def connect_all(self) -> None:
-        """Start every known server at once; each connects in its own task."""
+        """Start every enabled server at once; each connects in its own task."""
         for name in list(self._connections):
-            self.connect(name)
+            if name not in self._disabled:
+                self.connect(name)
 
     async def disconnect(self, name: str) -> None:
         self._wanted.discard(name)
@@ -156,7 +164,7 @@ class ConnectionManager:
 
     async def wait_settled(self, timeout: float) -> dict[str, ConnectionState]:
         """Wait (at most `timeout` in total) until every started connection is ready or failed."""
-        conns = list(self._connections.values())
+        conns = [c for c in self._connections.values() if c.state != ConnectionState.IDLE]
         states = await asyncio.gather(*(c.wait_settled(timeout) for c in conns))
         return {c.name: s for c, s in zip(conns, states, strict=True)}
 

@@ -200,3 +200,15 @@ async def test_events_as_an_async_iterator() -> None:
         finally:
             await manager.shutdown()
     assert stream.dropped == 0
+
+
+async def test_connect_all_skips_disabled_servers() -> None:
+    manager = ConnectionManager()
+    manager.set_target(sdk_target("on"))
+    off = manager.set_target(sdk_target("off"), enabled=False)
+    manager.connect_all()
+    try:
+        assert await manager.wait_settled(30) == {"on": ConnectionState.READY}
+        assert off.state == ConnectionState.IDLE
+    finally:
+        await manager.shutdown()
