@@ -190,6 +190,7 @@ class ServerConnection:
         self._call_clocks: dict[anyio.CancelScope, float] = {}
         """In-flight calls' timeout scopes and limits: paused while a person answers the server."""
         self._people_waiting = 0
+        self._assume_all_kinds = False
 
     # ----------------------------------------------------------------- events
 
@@ -282,6 +283,7 @@ class ServerConnection:
                 async with AsyncExitStack() as stack:
                     client = await self._open(stack)
                     self._client = client
+                    await self._discover_if_pinned(client)
                     self._read_server_info(client)
                     await self._initial_listing()
                     await self._resubscribe()
@@ -397,6 +399,20 @@ class ServerConnection:
         client = Client(TappedTransport(transport, self._tap, self._on_eof), **callbacks)
         return await stack.enter_async_context(client)
 
+    async def _discover_if_pinned(self, client: Client) -> None:
+        """A version pin (mode="2026-07-28") skips the probe, so the SDK only knows a stand-in
+        discover result with no capabilities: ask the server once, for its real ones."""
+        self._assume_all_kinds = False
+        if self.target.mode in ("auto", "legacy") or self._inproc is not None:
+            return
+        session = client.session
+        try:
+            raw = await self._timed(session.send_discover(self.target.mode))
+            session.adopt(types.DiscoverResult.model_validate(raw))
+        except (MCPError, CallFailed, ValueError, RuntimeError) as exc:
+            self._log("warning", "client", f"server/discover failed ({exc}); listing everything")
+            self._assume_all_kinds = True
+
     def _read_server_info(self, client: Client) -> None:
         self.protocol_version = client.protocol_version
         info = client.server_info
@@ -415,6 +431,8 @@ class ServerConnection:
     # ---------------------------------------------------------------- catalog
 
     def _has(self, kind: CatalogKind) -> bool:
+        if self._assume_all_kinds:
+            return True
         key = {
             "tools": "tools",
             "resources": "resources",

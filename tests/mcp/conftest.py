@@ -19,7 +19,7 @@ from tests.servers.process import TOKEN_VAR, new_token
 REPO = Path(__file__).resolve().parents[2]
 SDK_SERVER = REPO / "tests" / "mcp" / "sdk_server.py"
 MODES = ["legacy", "auto"]
-EXPECTED_VERSION = {"legacy": "2025-11-25", "auto": "2026-07-28"}
+EXPECTED_VERSION = {"legacy": "2025-11-25", "auto": "2026-07-28", "2026-07-28": "2026-07-28"}
 
 
 @pytest.fixture

@@ -36,7 +36,7 @@ from tests.servers.process import wait_no_processes
 pytestmark = pytest.mark.anyio
 
 
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", [*MODES, "2026-07-28"])  # the last: a version pin, no probe
 async def test_states_and_server_info(mode: str) -> None:
     events = Events()
     conn = ServerConnection(sdk_target(mode=mode), sink=events)
@@ -53,6 +53,7 @@ async def test_states_and_server_info(mode: str) -> None:
     )
     assert {"tools", "resources", "prompts"} <= set(conn.capabilities)
     assert conn.instructions == "Use echo to test."
+    assert "echo" in conn.catalog.tools and conn.catalog.prompts
     await conn.stop()
     assert conn.state == ConnectionState.CLOSED
     states = [e.state for e in events.of(StateChanged)]
