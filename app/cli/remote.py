@@ -179,11 +179,17 @@ def split_qualified(args: argparse.Namespace) -> None:
 
 
 def run_on_server(
-    target: Target, action: Callable[[ServerConnection], Awaitable[T]], *, accept_defaults: bool = False
-) -> T:
-    """Connect, run `action` on the ready connection, disconnect (no child left behind)."""
+    target: Target,
+    action: Callable[[ServerConnection], Awaitable[T]],
+    present: Callable[[T], int],
+    *,
+    accept_defaults: bool = False,
+) -> int:
+    """Connect, run `action` on the ready connection, `present` its result, then disconnect (no
+    child left behind). The answer is printed before disconnecting: a server may take a while to
+    exit once its stdin is closed, and the person (or script) should not wait for that."""
 
-    async def main() -> T:
+    async def main() -> int:
         from app.mcp.connection import ServerConnection
         from app.mcp.events import ConnectionState
         from app.mcp.handlers import HeadlessHandlers
@@ -197,9 +203,13 @@ def run_on_server(
                 reason = conn.reason or f"did not connect within {target.timeout:g} s"
                 raise CommandError(f"{target.name}: {reason}")
             try:
-                return await action(conn)
+                result = await action(conn)
             except CallFailed as exc:
                 raise CommandError(f"{target.name}: {exc}") from exc
+            code = present(result)
+            sys.stdout.flush()
+            sys.stderr.flush()
+            return code
         finally:
             await conn.stop()
 
@@ -233,15 +243,17 @@ def cmd_tools(args: argparse.Namespace) -> int:
     async def action(conn: ServerConnection) -> list[Any]:
         return list(conn.catalog.tools.values())
 
-    tools = run_on_server(target, action)
-    if args.json:
-        print_json([tool.raw for tool in tools])
+    def present(tools: list[Any]) -> int:
+        if args.json:
+            print_json([tool.raw for tool in tools])
+            return EXIT_OK
+        for tool in tools:
+            title = f" ({safe(tool.title)})" if tool.title and tool.title != tool.name else ""
+            description = first_line(tool.description)
+            print(f"{safe(tool.name)}{title}" + (f" — {description}" if description else ""))
         return EXIT_OK
-    for tool in tools:
-        title = f" ({safe(tool.title)})" if tool.title and tool.title != tool.name else ""
-        description = first_line(tool.description)
-        print(f"{safe(tool.name)}{title}" + (f" — {description}" if description else ""))
-    return EXIT_OK
+
+    return run_on_server(target, action, present)
 
 
 def cmd_call(args: argparse.Namespace) -> int:
@@ -258,23 +270,27 @@ def cmd_call(args: argparse.Namespace) -> int:
     async def action(conn: ServerConnection) -> Any:
         return await conn.call_tool(args.tool, arguments, timeout=args.timeout)
 
-    result = run_on_server(target, action, accept_defaults=args.accept_defaults)
-    if args.json:
-        print_json(result.raw)
-    else:
-        print_content(result.content)
-        if result.structured_content is not None and not any(b.get("type") == "text" for b in result.content):
-            print_json(result.structured_content)
-    if result.structured_valid is False:
-        problem = result.structured_error
-        print(
-            f"mcp-desk: warning: structured result does not match the output schema: {problem}",
-            file=sys.stderr,
-        )
-    if result.is_error:
-        print(f"mcp-desk: {args.tool} answered with an error", file=sys.stderr)
-        return EXIT_TOOL_ERROR
-    return EXIT_OK
+    def present(result: Any) -> int:
+        if args.json:
+            print_json(result.raw)
+        else:
+            print_content(result.content)
+            if result.structured_content is not None and not any(
+                b.get("type") == "text" for b in result.content
+            ):
+                print_json(result.structured_content)
+        if result.structured_valid is False:
+            problem = result.structured_error
+            print(
+                f"mcp-desk: warning: structured result does not match the output schema: {problem}",
+                file=sys.stderr,
+            )
+        if result.is_error:
+            print(f"mcp-desk: {args.tool} answered with an error", file=sys.stderr)
+            return EXIT_TOOL_ERROR
+        return EXIT_OK
+
+    return run_on_server(target, action, present, accept_defaults=args.accept_defaults)
 
 
 def print_content(blocks: list[dict[str, Any]]) -> None:
@@ -287,10 +303,8 @@ def print_content(blocks: list[dict[str, Any]]) -> None:
             size = len(str(block.get("data", ""))) * 3 // 4
             print(f"[{kind}: {safe(str(block.get('mimeType', '?')))}, about {size:,} bytes]")
         elif kind == "resource_link":
-            print(
-                f"[link: {safe(str(block.get('uri', '')))}"
-                + (f" {safe(str(block['name']))}]" if block.get("name") else "]")
-            )
+            name = f" {safe(str(block['name']))}" if block.get("name") else ""
+            print(f"[link: {safe(str(block.get('uri', '')))}{name}]")
         elif kind == "resource":
             print_resource_contents([block.get("resource") or {}])
         else:
@@ -313,21 +327,23 @@ def cmd_resources(args: argparse.Namespace) -> int:
     async def action(conn: ServerConnection) -> tuple[list[Any], list[Any]]:
         return list(conn.catalog.resources.values()), list(conn.catalog.resource_templates.values())
 
-    resources, templates = run_on_server(target, action)
-    if args.json:
-        print_json({"resources": [r.raw for r in resources], "resourceTemplates": [t.raw for t in templates]})
+    def present(found: tuple[list[Any], list[Any]]) -> int:
+        resources, templates = found
+        if args.json:
+            print_json(
+                {"resources": [r.raw for r in resources], "resourceTemplates": [t.raw for t in templates]}
+            )
+            return EXIT_OK
+        for res in resources:
+            described = first_line(res.raw.get("description"))
+            print(f"{safe(res.uri)}  {safe(res.name)}" + (f" — {described}" if described else ""))
+        for tpl in templates:
+            described = first_line(tpl.raw.get("description"))
+            uri, name = safe(str(tpl.raw.get("uriTemplate", ""))), safe(str(tpl.raw.get("name", "")))
+            print(f"{uri}  {name} (template)" + (f" — {described}" if described else ""))
         return EXIT_OK
-    for res in resources:
-        described = first_line(res.raw.get("description"))
-        print(f"{safe(res.uri)}  {safe(res.name)}" + (f" — {described}" if described else ""))
-    for tpl in templates:
-        described = first_line(tpl.raw.get("description"))
-        uri = safe(str(tpl.raw.get("uriTemplate", "")))
-        print(
-            f"{uri}  {safe(str(tpl.raw.get('name', '')))} (template)"
-            + (f" — {described}" if described else "")
-        )
-    return EXIT_OK
+
+    return run_on_server(target, action, present)
 
 
 def cmd_read(args: argparse.Namespace) -> int:
@@ -336,12 +352,14 @@ def cmd_read(args: argparse.Namespace) -> int:
     async def action(conn: ServerConnection) -> dict[str, Any]:
         return await conn.read_resource(args.uri)
 
-    result = run_on_server(target, action)
-    if args.json:
-        print_json(result)
-    else:
-        print_resource_contents(list(result.get("contents") or []))
-    return EXIT_OK
+    def present(result: dict[str, Any]) -> int:
+        if args.json:
+            print_json(result)
+        else:
+            print_resource_contents(list(result.get("contents") or []))
+        return EXIT_OK
+
+    return run_on_server(target, action, present)
 
 
 def cmd_prompts(args: argparse.Namespace) -> int:
@@ -350,21 +368,23 @@ def cmd_prompts(args: argparse.Namespace) -> int:
     async def action(conn: ServerConnection) -> list[Any]:
         return list(conn.catalog.prompts.values())
 
-    prompts = run_on_server(target, action)
-    if args.json:
-        print_json([p.raw for p in prompts])
+    def present(prompts: list[Any]) -> int:
+        if args.json:
+            print_json([p.raw for p in prompts])
+            return EXIT_OK
+        for prompt in prompts:
+            names = [
+                safe(str(a.get("name", ""))) + ("*" if a.get("required") else "")
+                for a in prompt.raw.get("arguments") or []
+            ]
+            described = first_line(prompt.raw.get("description"))
+            line = safe(str(prompt.raw.get("name", "")))
+            if names:
+                line += f" ({', '.join(names)})"
+            print(line + (f" — {described}" if described else ""))
         return EXIT_OK
-    for prompt in prompts:
-        names = [
-            safe(str(a.get("name", ""))) + ("*" if a.get("required") else "")
-            for a in prompt.raw.get("arguments") or []
-        ]
-        described = first_line(prompt.raw.get("description"))
-        line = safe(str(prompt.raw.get("name", "")))
-        if names:
-            line += f" ({', '.join(names)})"
-        print(line + (f" — {described}" if described else ""))
-    return EXIT_OK
+
+    return run_on_server(target, action, present)
 
 
 def cmd_prompt(args: argparse.Namespace) -> int:
@@ -376,14 +396,16 @@ def cmd_prompt(args: argparse.Namespace) -> int:
     async def action(conn: ServerConnection) -> dict[str, Any]:
         return await conn.get_prompt(args.name, arguments)
 
-    result = run_on_server(target, action)
-    if args.json:
-        print_json(result)
+    def present(result: dict[str, Any]) -> int:
+        if args.json:
+            print_json(result)
+            return EXIT_OK
+        for message in result.get("messages") or []:
+            print(f"{safe(str(message.get('role', '?')))}:")
+            print_content([message.get("content") or {}])
         return EXIT_OK
-    for message in result.get("messages") or []:
-        print(f"{safe(str(message.get('role', '?')))}:")
-        print_content([message.get("content") or {}])
-    return EXIT_OK
+
+    return run_on_server(target, action, present)
 
 
 def cmd_ping(args: argparse.Namespace) -> int:
@@ -392,9 +414,11 @@ def cmd_ping(args: argparse.Namespace) -> int:
     async def action(conn: ServerConnection) -> float:
         return await conn.ping()
 
-    seconds = run_on_server(target, action)
-    if args.json:
-        print_json({"ok": True, "ms": round(seconds * 1000, 3)})
-    else:
-        print(f"ok: {target.name} answered in {seconds * 1000:.1f} ms")
-    return EXIT_OK
+    def present(seconds: float) -> int:
+        if args.json:
+            print_json({"ok": True, "ms": round(seconds * 1000, 3)})
+        else:
+            print(f"ok: {target.name} answered in {seconds * 1000:.1f} ms")
+        return EXIT_OK
+
+    return run_on_server(target, action, present)
