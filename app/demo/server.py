@@ -46,9 +46,9 @@ from mcp_types import (
     TextContent,
     ToolAnnotations,
 )
-from mcp_types.version import is_version_at_least
 from pydantic import Field
 
+from app.demo.changes import ChangeNotifier
 from app.demo.models import Contact, DayForecast, ServiceSettings, TableBooking, WeatherReport
 from app.demo.png import Rgb, badge
 
@@ -60,7 +60,6 @@ SERVER_NAME = "mcp-desk-demo"
 SERVER_VERSION = "0.1.0"
 BONUS_TOOL = "lucky_number"
 TONES = ("friendly", "formal", "brief")
-MODERN_ERA = "2026-07-28"
 
 INSTRUCTIONS = (
     "A demo server bundled with MCP Desk. Every tool is harmless: nothing leaves this computer. "
@@ -107,20 +106,6 @@ class DemoState:
         logger.info("%s", line)
 
 
-def _is_modern(ctx: Context) -> bool:
-    version = ctx.protocol_version
-    return version is not None and is_version_at_least(version, MODERN_ERA)
-
-
-async def _announce_tools_changed(ctx: Context) -> None:
-    """Tell the client the tool list changed, in the way its protocol era expects."""
-    if _is_modern(ctx):
-        # 2026-07-28: change events go to `subscriptions/listen` streams through the bus.
-        await ctx.notify_tools_changed()
-    else:
-        await ctx.session.send_tool_list_changed()
-
-
 def _stable_number(text: str, low: int, high: int) -> int:
     """A deterministic pseudo-random number (the demo must answer the same way every time)."""
     digest = hashlib.sha256(text.encode()).digest()
@@ -150,6 +135,7 @@ def build_server() -> MCPServer:
         version=SERVER_VERSION,
         log_level="WARNING",
     )
+    notifier = ChangeNotifier(server)
     # MCPServer configured the root logger at WARNING (on stderr); let our activity lines through.
     logging.getLogger(__name__).setLevel(logging.INFO)
     read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
@@ -284,26 +270,29 @@ def build_server() -> MCPServer:
         return "\n".join(sorted(state.notes)) or "(no notes)"
 
     @tool(structured_output=False, title="Add a note", annotations=ToolAnnotations(destructive_hint=False))
-    def add_note(
+    async def add_note(
+        ctx: Context,
         name: Annotated[str, Field(title="Name", pattern=r"^[a-z0-9-]{1,40}$")],
         text: Annotated[str, Field(title="Text", max_length=2000)],
     ) -> str:
         """Add or replace a note; it becomes readable as the resource demo://notes/NAME."""
         state.notes[name] = text
         state.record(f"add_note {name}")
+        await notifier.resource_updated(ctx, f"demo://notes/{name}")
         return f"Saved note {name}."
 
     @tool(
         title="Delete a note",
         annotations=ToolAnnotations(destructive_hint=True, idempotent_hint=True, open_world_hint=False),
     )
-    def delete_note(name: Annotated[str, Field(title="Name")]) -> CallToolResult:
+    async def delete_note(ctx: Context, name: Annotated[str, Field(title="Name")]) -> CallToolResult:
         """Delete a note for good. Destructive: the app should ask before running it."""
         if state.notes.pop(name, None) is None:
             return CallToolResult(
                 content=[TextContent(type="text", text=f"No note named {name}.")], is_error=True
             )
         state.record(f"delete_note {name}")
+        await notifier.resource_updated(ctx, f"demo://notes/{name}")
         return CallToolResult(content=[TextContent(type="text", text=f"Deleted note {name}.")])
 
     @tool(structured_output=False, title="Always fails")
@@ -335,7 +324,7 @@ def build_server() -> MCPServer:
             state.bonus_enabled = True
             verb = "Added"
         state.record(f"toggle_bonus_tool {verb.lower()}")
-        await _announce_tools_changed(ctx)
+        await notifier.tools_changed(ctx)
         return f"{verb} the tool {BONUS_TOOL}."
 
     @tool(structured_output=False, title="Book a table")

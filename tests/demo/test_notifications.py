@@ -6,7 +6,17 @@ import anyio
 import pytest
 from mcp import Client
 from mcp.client.session import IncomingMessage
-from mcp_types import TextContent, TextResourceContents, ToolListChangedNotification
+from mcp_types import (
+    EmptyResult,
+    ResourceUpdatedNotification,
+    SubscribeRequest,
+    SubscribeRequestParams,
+    TextContent,
+    TextResourceContents,
+    ToolListChangedNotification,
+    UnsubscribeRequest,
+    UnsubscribeRequestParams,
+)
 
 from tests.demo.support import MODES, demo_client
 
@@ -106,3 +116,55 @@ async def test_slow_count_can_be_cancelled(mode: str) -> None:
         assert "slow_count finished" not in activity
         # And the connection is still usable.
         assert (await client.call_tool("echo", {"message": "still here"})).is_error is False
+
+
+async def test_capabilities_announce_what_the_server_sends(mode: str) -> None:
+    async with demo_client(mode) as client:
+        caps = client.server_capabilities
+        assert caps.tools is not None and caps.tools.list_changed is True
+        assert caps.resources is not None and caps.resources.subscribe is True
+
+
+async def _subscribe(client: Client, uri: str, *, on: bool = True) -> None:
+    # Raw requests: Client.subscribe_resource is marked deprecated (the 2026 era replaced it).
+    if on:
+        request: SubscribeRequest | UnsubscribeRequest = SubscribeRequest(
+            params=SubscribeRequestParams(uri=uri)
+        )
+    else:
+        request = UnsubscribeRequest(params=UnsubscribeRequestParams(uri=uri))
+    await client.session.send_request(request, EmptyResult)
+
+
+async def test_changing_a_note_notifies_its_subscribers(mode: str) -> None:
+    updated: list[str] = []
+    arrived = anyio.Event()
+
+    async def on_message(message: IncomingMessage) -> None:
+        nonlocal arrived
+        if isinstance(message, ResourceUpdatedNotification):
+            updated.append(str(message.params.uri))
+            arrived.set()
+
+    async with demo_client(mode, message_handler=on_message) as client:
+        if mode == "legacy":
+            await _subscribe(client, "demo://notes/shopping")
+            await _subscribe(client, "demo://notes/welcome")
+            await client.call_tool("add_note", {"name": "shopping", "text": "Tea."})
+            with anyio.fail_after(WAIT):
+                await arrived.wait()
+            await _subscribe(client, "demo://notes/shopping", on=False)
+            arrived = anyio.Event()
+            await client.call_tool("add_note", {"name": "shopping", "text": "Cake."})  # no longer subscribed
+            await client.call_tool("delete_note", {"name": "welcome"})
+            with anyio.fail_after(WAIT):
+                await arrived.wait()
+            # One stream, in order: had the unsubscribed change been sent, it would be listed first.
+            assert updated == ["demo://notes/shopping", "demo://notes/welcome"]
+        else:
+            async with client.listen(resource_subscriptions=["demo://notes/shopping"]) as subscription:
+                await client.call_tool("add_note", {"name": "shopping", "text": "Tea."})
+                with anyio.fail_after(WAIT):
+                    event = await anext(subscription)
+            assert type(event).__name__ == "ResourceUpdated"
+            assert getattr(event, "uri", None) == "demo://notes/shopping"
