@@ -30,17 +30,22 @@ from tests.servers.node import INSPECTOR_JS, node22  # noqa: E402
 MCP_DESK = Path(sys.executable).parent / "mcp-desk"
 
 
-def timed(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """Wall and CPU (user+sys of the process tree) seconds of one run; fails loudly."""
+def timed(argv: list[str], env: dict[str, str]) -> tuple[float, float, float]:
+    """Wall seconds until the first line of output and until exit, and CPU seconds (user+sys of
+    the process tree) of one run; fails loudly."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120, check=False)
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert proc.stdout is not None
+    proc.stdout.readline()
+    first = time.perf_counter() - started
+    _, err = proc.communicate(timeout=120)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode != 0:
-        sys.exit(f"{shlex.join(argv[:3])}... failed ({done.returncode}): {done.stderr[-500:]}")
+    if proc.returncode != 0:
+        sys.exit(f"{shlex.join(argv[:3])}... failed ({proc.returncode}): {err.decode()[-500:]}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu
+    return wall, cpu, first
 
 
 PHASES = r"""
@@ -137,17 +142,19 @@ def main(argv: list[str]) -> int:
             timed(argv_, env)
         walls: dict[str, list[float]] = {name: [] for name in commands}
         cpus: dict[str, list[float]] = {name: [] for name in commands}
+        firsts: dict[str, list[float]] = {name: [] for name in commands}
         for _ in range(runs):
             for name, argv_ in commands.items():
-                wall, cpu = timed(argv_, env)
+                wall, cpu, first = timed(argv_, env)
                 walls[name].append(wall)
                 cpus[name].append(cpu)
+                firsts[name].append(first)
         load = os.getloadavg()
         print(f"bench_cli: {runs} runs each, {os.cpu_count()} CPUs, load average {load[0]:.2f}")
-        print("  medians:              wall      CPU")
+        print("  medians:              wall      CPU   first output")
         for name in commands:
-            wall, cpu = statistics.median(walls[name]), statistics.median(cpus[name])
-            print(f"  {name:20s} {wall:6.2f} s  {cpu:6.2f} s")
+            wall, cpu, first = (statistics.median(x[name]) for x in (walls, cpus, firsts))
+            print(f"  {name:20s} {wall:6.2f} s  {cpu:6.2f} s  {first:6.2f} s")
         ours = statistics.median(walls["mcp-desk tools"]) + statistics.median(walls["mcp-desk call"])
         theirs = statistics.median(walls["inspector tools/list"]) + statistics.median(
             walls["inspector tools/call"]
