@@ -296,6 +296,8 @@ def test_json_fallback_field(qtbot: QtBot) -> None:
     assert "Line 1, column" in w.errors()[0].message
     editor.setPlainText('{"a": [1, 2]}')
     assert w.value() == {"cond": {"a": [1, 2]}}
+    editor.setPlainText("hello")  # a person typing text where JSON is expected is told what to do
+    assert "double quotes" in w.errors()[0].message
 
 
 def test_secret_is_masked(qtbot: QtBot) -> None:

@@ -463,6 +463,9 @@ def _choice_text(field: ChoiceField) -> str:
     return field.choices[index].label if index is not None else dumps(field.default)
 
 
+_JSON_STARTS = set('{["-0123456789tfn')
+
+
 @register_editor("json")
 class JsonEditor(QPlainTextEdit, EditorMixin):
     """Any JSON value as text; a parse error names the line and column."""
@@ -473,7 +476,7 @@ class JsonEditor(QPlainTextEdit, EditorMixin):
         self._quiet = False
         self.setTabChangesFocus(True)
         self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        hint = "JSON value"
+        hint = 'JSON value, e.g. "text", 42, true, ["a", "b"] or {"key": "value"}'
         reason = getattr(field, "reason", "")
         if reason:
             self.setToolTip(f"Edited as JSON ({reason})")
@@ -493,7 +496,10 @@ class JsonEditor(QPlainTextEdit, EditorMixin):
         try:
             return json.loads(text), ""
         except json.JSONDecodeError as exc:
-            return MISSING, f"Line {exc.lineno}, column {exc.colno}: {exc.msg}."
+            where = f"Line {exc.lineno}, column {exc.colno}: {exc.msg}."
+            if text.lstrip()[:1] not in _JSON_STARTS:
+                where += ' For plain text, put it in double quotes: "like this".'
+            return MISSING, where
         except RecursionError:
             return MISSING, "The JSON nests too deeply."
 
