@@ -372,6 +372,7 @@ class ServerConnection:
                 on_noise=lambda line: self._log(
                     "warning", "stderr", f"not a protocol message on stdout: {line}"
                 ),
+                mask=lambda text: mask_text(text, t.secret_values) if t.secret_values else text,
             )
         else:
             from app.mcp.http import HttpObserver, connection_client

@@ -118,6 +118,7 @@ async def stdio_transport(
     info: ProcessInfo,
     on_stderr: Callable[[str], None],
     on_noise: Callable[[str], None],
+    mask: Callable[[str], str] = lambda text: text,
 ) -> AsyncIterator[
     tuple[MemoryObjectReceiveStream[SessionMessage | Exception], MemoryObjectSendStream[SessionMessage]]
 ]:
@@ -163,7 +164,7 @@ async def stdio_transport(
                     lines = buf[: buf.rfind(b"\n")].split(b"\n")
                     del buf[: buf.rfind(b"\n") + 1]
                     for line in lines:
-                        item = _parse(bytes(line), info, on_noise)
+                        item = _parse(bytes(line), info, on_noise, mask)
                         if item is not None:
                             await read_send.send(item)
         except (anyio.ClosedResourceError, anyio.BrokenResourceError):
@@ -194,7 +195,7 @@ async def stdio_transport(
             stderr_done.set()
 
     def _stderr_line(raw: bytes) -> None:
-        text = raw.decode("utf-8", errors="replace").rstrip("\r")
+        text = mask(raw.decode("utf-8", errors="replace").rstrip("\r"))
         info.stderr_tail.append(text)
         on_stderr(text)
 
@@ -245,7 +246,9 @@ async def stdio_transport(
             tg.cancel_scope.cancel()
 
 
-def _parse(line: bytes, info: ProcessInfo, on_noise: Callable[[str], None]) -> SessionMessage | None:
+def _parse(
+    line: bytes, info: ProcessInfo, on_noise: Callable[[str], None], mask: Callable[[str], str]
+) -> SessionMessage | None:
     """A protocol message, or None for a line that is not one (reported as stdout noise)."""
     stripped = line.strip()
     if not stripped:
@@ -253,7 +256,7 @@ def _parse(line: bytes, info: ProcessInfo, on_noise: Callable[[str], None]) -> S
     try:
         message = types.jsonrpc_message_adapter.validate_json(stripped, by_name=False)
     except ValueError:
-        text = stripped[:500].decode("utf-8", errors="replace")
+        text = mask(stripped[:500].decode("utf-8", errors="replace"))
         info.stdout_noise.append(text)
         on_noise(text)
         return None

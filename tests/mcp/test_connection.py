@@ -397,6 +397,16 @@ async def test_stop_kills_a_server_that_ignores_stdin_and_sigterm(token: str, tm
             "exited with code 4 — last stderr: boom",
         ),
         (
+            Target(
+                name="x",
+                transport="stdio",
+                command=sys.executable,
+                args=("-c", "import sys; print('bad key sk-SECRET-1', file=sys.stderr); sys.exit(2)"),
+                secret_values=frozenset({"sk-SECRET-1"}),
+            ),
+            "exited with code 2 — last stderr: bad key ••••••",
+        ),
+        (
             Target(name="x", transport="stdio", command=sys.executable, cwd="/no/such/dir"),
             "working directory does not exist: /no/such/dir",
         ),
@@ -419,7 +429,7 @@ async def test_stop_kills_a_server_that_ignores_stdin_and_sigterm(token: str, tm
             "unknown protocol mode",
         ),
     ],
-    ids=["not-found", "exits", "bad-cwd", "stdout-noise", "http-refused", "bad-mode"],
+    ids=["not-found", "exits", "exits-secret-masked", "bad-cwd", "stdout-noise", "http-refused", "bad-mode"],
 )
 async def test_failure_reasons_a_person_can_act_on(target: Target, expected: str) -> None:
     conn = ServerConnection(target)
