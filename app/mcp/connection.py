@@ -219,6 +219,8 @@ class ServerConnection:
         self._emit(line)
 
     def _set_state(self, state: ConnectionState, reason: str | None = None) -> None:
+        if reason and self.target.secret_values:
+            reason = mask_text(reason, self.target.secret_values)
         self.state = state
         self.reason = reason
         if state == ConnectionState.FAILED:
