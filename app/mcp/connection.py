@@ -218,6 +218,9 @@ class ServerConnection:
         self.log.append(line)
         self._emit(line)
 
+    def _mask(self, text: str) -> str:
+        return mask_text(text, self.target.secret_values) if self.target.secret_values else text
+
     def _set_state(self, state: ConnectionState, reason: str | None = None) -> None:
         if reason and self.target.secret_values:
             reason = mask_text(reason, self.target.secret_values)
@@ -806,13 +809,13 @@ class ServerConnection:
                     raise CallFailed(
                         f"{self.what} failed: the connection to the server was lost", CONNECTION_CLOSED
                     ) from exc
-                raise CallFailed(exc.error.message, exc.error.code, exc.error.data) from exc
+                raise CallFailed(self.conn._mask(exc.error.message), exc.error.code, exc.error.data) from exc
             if reasons.is_network_error(exc):
                 self.conn._lost_reason = reasons.explain(
                     exc, self.conn.target, None, self.conn._http_observer
                 )
                 self.conn._lost.set()
-            raise CallFailed(f"{self.what} failed: {reasons.short(exc)}") from exc
+            raise CallFailed(self.conn._mask(f"{self.what} failed: {reasons.short(exc)}")) from exc
 
     def _failures(self, what: str) -> ServerConnection._FailureMapper:
         return ServerConnection._FailureMapper(self, what)
