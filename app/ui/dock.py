@@ -109,12 +109,48 @@ class BottomDock(QTabWidget):
         self.log_level.currentTextChanged.connect(self.log_filter.set_min_level)
         self.addTab(log, "Log")
 
-        # Traffic
-        tr = QWidget()
-        tl = QVBoxLayout(tr)
+        # Traffic and History are built the first time they are shown or used: a faster start.
+        self._servers: list[str] = []
+        self._built: set[str] = set()
+        self._traffic_page = QWidget()
+        self._history_page = QWidget()
+        self.addTab(self._traffic_page, "Traffic")
+        self.addTab(self._history_page, "History")
+        self.currentChanged.connect(self._tab_shown)
+
+    _TRAFFIC = frozenset(
+        {"traffic_server", "copy_traffic", "traffic_filter", "traffic_view", "traffic_detail"}
+    )
+    _HISTORY = frozenset({"history_server", "rerun", "history_filter", "history_view"})
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for attributes that do not exist yet: build the tab that holds them.
+        built = self.__dict__.get("_built")
+        if built is not None and name in BottomDock._TRAFFIC and "traffic" not in built:
+            self._build_traffic()
+            return getattr(self, name)
+        if built is not None and name in BottomDock._HISTORY and "history" not in built:
+            self._build_history()
+            return getattr(self, name)
+        raise AttributeError(name)
+
+    @Slot(int)
+    def _tab_shown(self, index: int) -> None:
+        page = self.widget(index)
+        if page is self._traffic_page:
+            self._build_traffic()
+        elif page is self._history_page:
+            self._build_history()
+
+    def _build_traffic(self) -> None:
+        if "traffic" in self._built:
+            return
+        self._built.add("traffic")
+        tl = QVBoxLayout(self._traffic_page)
         tl.setContentsMargins(2, 2, 2, 2)
         tbar = QHBoxLayout()
         self.traffic_server = ServerFilterCombo()
+        self.traffic_server.set_servers(self._servers)
         self.copy_traffic = QPushButton("Copy message")
         self.copy_traffic.clicked.connect(self.copy_selected_traffic)
         tclear = QPushButton("Clear")
@@ -140,14 +176,16 @@ class BottomDock(QTabWidget):
             lambda _: self.traffic_filter.set_server(self.traffic_server.server())
         )
         self.traffic_view.selectionModel().currentChanged.connect(self._traffic_current)
-        self.addTab(tr, "Traffic")
 
-        # History
-        hist = QWidget()
-        hl = QVBoxLayout(hist)
+    def _build_history(self) -> None:
+        if "history" in self._built:
+            return
+        self._built.add("history")
+        hl = QVBoxLayout(self._history_page)
         hl.setContentsMargins(2, 2, 2, 2)
         hbar = QHBoxLayout()
         self.history_server = ServerFilterCombo()
+        self.history_server.set_servers(self._servers)
         self.rerun = QPushButton("Re-run with these arguments")
         self.rerun.setEnabled(False)
         self.rerun.clicked.connect(self._rerun)
@@ -166,13 +204,18 @@ class BottomDock(QTabWidget):
             lambda _: self.history_filter.set_server(self.history_server.server())
         )
         hl.addWidget(self.history_view)
-        self.addTab(hist, "History")
 
     def set_servers(self, names: list[str]) -> None:
-        for c in (self.log_server, self.traffic_server, self.history_server):
-            c.set_servers(names)
+        self._servers = list(names)
+        self.log_server.set_servers(names)
+        if "traffic" in self._built:
+            self.traffic_server.set_servers(names)
+        if "history" in self._built:
+            self.history_server.set_servers(names)
 
     def traffic_row(self) -> TrafficRow | None:
+        if "traffic" not in self._built:
+            return None
         idx = self.traffic_view.currentIndex()
         return idx.data(TrafficModel.RowRole) if idx.isValid() else None
 
@@ -188,6 +231,8 @@ class BottomDock(QTabWidget):
             QGuiApplication.clipboard().setText(row.as_json())
 
     def history_entry(self) -> HistoryEntry | None:
+        if "history" not in self._built:
+            return None
         idx = self.history_view.currentIndex()
         return idx.data(HistoryModel.EntryRole) if idx.isValid() else None
 
