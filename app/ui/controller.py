@@ -77,7 +77,9 @@ class DeskController(QObject):
         return self._secrets
 
     def entries(self) -> list[Any]:
-        """ServerEntry objects in the user's order."""
+        """ServerEntry objects in the user's order (none while the file is broken)."""
+        if self.config_error is not None:
+            return []
         ents = self.store.entries
         items = list(ents.values()) if isinstance(ents, dict) else list(ents)
         return items

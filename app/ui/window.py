@@ -11,7 +11,7 @@ import uuid
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QByteArray, QModelIndex, QSettings, Qt, QTimer, QUrl, Signal, Slot
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QPaintEvent, QShortcut
+from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QPaintEvent, QPixmap, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
@@ -65,6 +65,26 @@ def describe_diff(kind: str, diff: Any) -> tuple[str, str]:
             parts.append(f"{n} {noun}{'s' if n != 1 else ''} {label}" if not parts else f"{n} {label}")
             details.append(f"{label}: {', '.join(names)}")
     return ", ".join(parts), "\n".join(details)
+
+
+def icon_from_server(icons: list[Any]) -> QIcon | None:
+    """The server's own icon when it is embedded (a data: URI); remote icons are not fetched,
+    so a server cannot learn when someone looks at its entry."""
+    import base64
+    import binascii
+
+    for spec in icons:
+        src = str(spec.get("src", "")) if isinstance(spec, dict) else ""
+        if not src.startswith("data:") or ";base64," not in src:
+            continue
+        try:
+            data = base64.b64decode(src.split(";base64,", 1)[1], validate=False)
+        except (binascii.Error, ValueError):
+            continue
+        pix = QPixmap()
+        if pix.loadFromData(data):
+            return QIcon(pix)
+    return None
 
 
 class MainWindow(QMainWindow):
@@ -328,10 +348,19 @@ class MainWindow(QMainWindow):
         logger.warning("action failed: %s", exc)
         self.statusBar().showMessage(f"Failed: {exc}", 10000)
 
+    def _config_broken(self) -> bool:
+        """Changing the list while servers.json does not parse would overwrite what the user wrote."""
+        err = self.controller.config_error
+        if err:
+            self.statusBar().showMessage(f"Fix the server list file first: {err}", 15000)
+        return err is not None
+
     @Slot()
     def add_server(self) -> None:
         from app.ui.server_dialog import open_server_dialog
 
+        if self._config_broken():
+            return
         self.controller.spawn(open_server_dialog(self, None), self._show_error)
 
     def edit_server(self, name: str) -> None:
@@ -342,6 +371,8 @@ class MainWindow(QMainWindow):
     def import_from(self, source: str) -> None:
         from app.ui.server_dialog import import_servers
 
+        if self._config_broken():
+            return
         self.controller.spawn(import_servers(self, source), self._show_error)
 
     def export_servers(self) -> None:
@@ -396,6 +427,7 @@ class MainWindow(QMainWindow):
         if state == READY:
             first = server not in self._loaded
             self._loaded.add(server)
+            self._show_server_icon(server)
             for kind in KINDS:
                 self._refresh_kind(server, kind)
             if first and self._restoring and self._restoring[0] == server:
@@ -408,6 +440,13 @@ class MainWindow(QMainWindow):
             self._clear_server(server)
         if server == self.current_server() or state == READY:
             self._update_empty_state()
+
+    def _show_server_icon(self, server: str) -> None:
+        conn = self.controller.connection(server)
+        info = getattr(conn, "server_info", None)
+        icon = icon_from_server(getattr(info, "icons", None) or [])
+        title = str(getattr(info, "title", None) or "")
+        self.server_model.update_info(server, title, icon)
 
     def _clear_server(self, server: str) -> None:
         for kind in KINDS:

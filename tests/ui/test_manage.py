@@ -172,3 +172,51 @@ def test_log_shows_a_failing_servers_stderr(qtbot: Any, desk: Any) -> None:
     assert desk.bottom.log_filter.rowCount() >= 1
     desk.bottom.log_server.setCurrentText("demo")
     assert desk.bottom.log_filter.rowCount() == 0
+
+
+def test_roots_saved_from_dialog(qtbot: Any, desk: Any, tmp_path: Path) -> None:
+    d = open_dialog(qtbot, desk, "demo")
+    d.roots.addItem(str(tmp_path))
+    d.timeout.setValue(12)
+    save(qtbot, desk, d)
+    settings = desk.controller.settings("demo")
+    assert settings.roots == [str(tmp_path)]
+    assert settings.timeout == 12
+
+
+def test_broken_config_is_shown_and_never_overwritten(qtbot: Any, aloop: Any, config_dir: Path) -> None:
+    from app.ui.controller import DeskController
+    from app.ui.window import MainWindow
+
+    broken = b'{"mcpServers": {"a": {"command": "x",}}'
+    (config_dir / "servers.json").write_bytes(broken)
+    c = DeskController()
+    c.load_config()
+    w = MainWindow(c)
+    qtbot.addWidget(w)
+    message = w.statusBar().currentMessage()
+    assert "servers.json:1:" in message, message
+    assert c.save() is False
+    w.add_server()  # refused with a reason, no dialog that could save over the file
+    assert "Fix the server list file first" in w.statusBar().currentMessage()
+    assert getattr(w, "server_dialog", None) is None
+    assert (config_dir / "servers.json").read_bytes() == broken
+
+
+def test_server_icon_from_data_uri_only() -> None:
+    import base64
+
+    from PySide6.QtCore import QBuffer, QIODevice
+    from PySide6.QtGui import QColor, QImage
+
+    from app.ui.window import icon_from_server
+
+    img = QImage(8, 8, QImage.Format.Format_RGB32)
+    img.fill(QColor("teal"))
+    buf = QBuffer()
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    img.save(buf, "PNG")
+    uri = "data:image/png;base64," + base64.b64encode(bytes(buf.data().data())).decode()
+    icon = icon_from_server([{"src": "https://tracker.example/icon.png"}, {"src": uri}])
+    assert icon is not None and not icon.isNull()
+    assert icon_from_server([{"src": "https://tracker.example/icon.png"}]) is None
