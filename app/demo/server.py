@@ -140,26 +140,29 @@ def build_server() -> MCPServer:
     logging.getLogger(__name__).setLevel(logging.INFO)
     read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
-    def tool(**options: Any) -> Callable[[F], F]:
+    def tool(*, structured_output: bool = False, **options: Any) -> Callable[[F], F]:
         """Register a tool whose description is its docstring without the source indentation
-        (the SDK passes `__doc__` through as is, and clients show it as plain text)."""
+        (the SDK passes `__doc__` through as is, and clients show it as plain text).
+
+        Structured output is off unless asked for: otherwise the SDK would publish an
+        outputSchema for every `-> str` tool, and only `weather` is meant to show one.
+        """
 
         def register(fn: F) -> F:
-            server.add_tool(fn, description=inspect.cleandoc(fn.__doc__ or ""), **options)
+            description = inspect.cleandoc(fn.__doc__ or "")
+            server.add_tool(fn, description=description, structured_output=structured_output, **options)
             return fn
 
         return register
 
-    @tool(structured_output=False, title="Echo", annotations=read_only)
+    @tool(title="Echo", annotations=read_only)
     def echo(
         message: Annotated[str, Field(title="Message", description="Any text; it comes back unchanged.")],
     ) -> str:
         """Repeat the message back. The simplest possible tool: a good first try."""
         return message
 
-    @tool(
-        structured_output=False, title="Create a contact", annotations=ToolAnnotations(idempotent_hint=False)
-    )
+    @tool(title="Create a contact", annotations=ToolAnnotations(idempotent_hint=False))
     def create_contact(
         contact: Annotated[Contact, Field(title="Contact")],
         notify: Annotated[bool, Field(title="Send a welcome email")] = False,
@@ -183,7 +186,7 @@ def build_server() -> MCPServer:
             lines.append("A welcome email would be sent (not really: this is a demo).")
         return "\n".join(lines)
 
-    @tool(structured_output=False, title="Configure a service")
+    @tool(title="Configure a service")
     def configure_service(settings: Annotated[ServiceSettings, Field(title="Settings")]) -> str:
         """Check the settings of an imaginary web service.
 
@@ -200,7 +203,7 @@ def build_server() -> MCPServer:
             f"API key received ({len(secret)} characters, not shown)."
         )
 
-    @tool(structured_output=False, title="Draw a badge", annotations=read_only)
+    @tool(title="Draw a badge", annotations=read_only)
     def draw_badge(
         color: Annotated[Literal["teal", "orange", "purple", "red"], Field(title="Colour")] = "teal",
         size: Annotated[int, Field(title="Size (pixels)", ge=8, le=256)] = 64,
@@ -208,7 +211,7 @@ def build_server() -> MCPServer:
         """Draw a coloured circle and return it as a PNG image."""
         return [f"A {color} badge, {size}×{size} pixels.", Image(data=badge(size, size, COLORS[color]))]
 
-    @tool(structured_output=False, title="Count slowly")
+    @tool(title="Count slowly")
     async def slow_count(
         ctx: Context,
         to: Annotated[int, Field(title="Count to", ge=1, le=60)] = 5,
@@ -227,7 +230,7 @@ def build_server() -> MCPServer:
         state.record(f"slow_count finished {to}")
         return f"Counted to {to}."
 
-    @tool(title="Weather report", annotations=read_only)
+    @tool(structured_output=True, title="Weather report", annotations=read_only)
     def weather(
         city: Annotated[str, Field(title="City", min_length=1, max_length=80)],
         unit: Annotated[Literal["celsius", "fahrenheit"], Field(title="Unit")] = "celsius",
@@ -264,12 +267,12 @@ def build_server() -> MCPServer:
             forecast=forecast,
         )
 
-    @tool(structured_output=False, title="List notes", annotations=read_only)
+    @tool(title="List notes", annotations=read_only)
     def list_notes() -> str:
         """List the names of the notes kept by this server (read-only)."""
         return "\n".join(sorted(state.notes)) or "(no notes)"
 
-    @tool(structured_output=False, title="Add a note", annotations=ToolAnnotations(destructive_hint=False))
+    @tool(title="Add a note", annotations=ToolAnnotations(destructive_hint=False))
     async def add_note(
         ctx: Context,
         name: Annotated[str, Field(title="Name", pattern=r"^[a-z0-9-]{1,40}$")],
@@ -295,7 +298,7 @@ def build_server() -> MCPServer:
         await notifier.resource_updated(ctx, f"demo://notes/{name}")
         return CallToolResult(content=[TextContent(type="text", text=f"Deleted note {name}.")])
 
-    @tool(structured_output=False, title="Always fails")
+    @tool(title="Always fails")
     def fail(
         reason: Annotated[str, Field(title="Reason")] = "This tool fails on purpose.",
     ) -> CallToolResult:
@@ -306,7 +309,7 @@ def build_server() -> MCPServer:
         """A tool that exists only while the bonus is switched on."""
         return f"{name}, your lucky number is {_stable_number(name, 1, 99)}."
 
-    @tool(structured_output=False, title="Add or remove the bonus tool")
+    @tool(title="Add or remove the bonus tool")
     async def toggle_bonus_tool(ctx: Context) -> str:
         """Add the 'lucky_number' tool, or remove it if present; the tool list changes at run time."""
         if state.bonus_enabled:
@@ -314,20 +317,14 @@ def build_server() -> MCPServer:
             state.bonus_enabled = False
             verb = "Removed"
         else:
-            server.add_tool(
-                lucky_number,
-                name=BONUS_TOOL,
-                title="Lucky number",
-                annotations=read_only,
-                structured_output=False,
-            )
+            tool(name=BONUS_TOOL, title="Lucky number", annotations=read_only)(lucky_number)
             state.bonus_enabled = True
             verb = "Added"
         state.record(f"toggle_bonus_tool {verb.lower()}")
         await notifier.tools_changed(ctx)
         return f"{verb} the tool {BONUS_TOOL}."
 
-    @tool(structured_output=False, title="Book a table")
+    @tool(title="Book a table")
     def book_table(
         booking: Annotated[ElicitationResult[TableBooking], Resolve(_ask_booking)],
         restaurant: Annotated[str, Field(title="Restaurant")] = "Chez Demo",
@@ -345,7 +342,7 @@ def build_server() -> MCPServer:
             f"{b.seating}{extras}. Confirmation goes to {b.contact_email}.{notes}"
         )
 
-    @tool(structured_output=False, title="Ask the client's model")
+    @tool(title="Ask the client's model")
     def ask_model(
         answer: Annotated[CreateMessageResult, Resolve(_ask_model)],
         question: Annotated[str, Field(title="Question")] = "Say hello in three languages.",
