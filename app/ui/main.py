@@ -41,7 +41,13 @@ def run_gui(argv: list[str]) -> int:
         set_config_dir(args.config_dir)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
 
+    import PySide6
     from PySide6.QtWidgets import QApplication
+
+    if PySide6.__version__ == "6.12.0":
+        # Its bindings over-release None/True/False returned by Python overrides of void virtuals;
+        # CPython 3.11 then aborts ("none_dealloc") after enough repaints. pyproject excludes it.
+        logger.warning("PySide6 6.12.0 is known to crash this app; install 6.11.x (pip install -e .)")
 
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "mcp-desk"])
     assert isinstance(app, QApplication)

@@ -295,7 +295,7 @@ class ServerDialog(QDialog):
             "auto: try the newest protocol, fall back to the handshake; legacy: handshake only"
         )
         common.addRow("Protocol", self.mode)
-        self.enabled = QCheckBox("Connect this server with “Connect all” and at start-up")
+        self.enabled = QCheckBox("Include this server in “Connect all” (clear to keep it switched off)")
         self.enabled.setChecked(True)
         common.addRow("Enabled", self.enabled)
         roots_box = QWidget()
