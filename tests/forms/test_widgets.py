@@ -549,3 +549,38 @@ def test_error_in_a_row_not_built_yet_is_shown(qtbot: QtBot) -> None:
     w.show_errors()
     assert "f39" in w.root.editor.rows
     assert row(w, "f39")._error_label is not None
+
+
+# The calendar pops up in a menu; the offscreen platform says it cannot raise it or grab the keyboard.
+@pytest.mark.qt_log_ignore("propagateSizeHints", "does not support raise", "grabbing the keyboard")
+def test_format_helpers_fill_the_field(qtbot: QtBot) -> None:
+    import re
+    import uuid
+
+    from PySide6.QtCore import QDate
+    from PySide6.QtWidgets import QCalendarWidget, QMenu
+
+    w = make(
+        qtbot,
+        obj(
+            {
+                "day": {"type": "string", "format": "date"},
+                "at": {"type": "string", "format": "date-time"},
+                "id": {"type": "string", "format": "uuid"},
+            }
+        ),
+    )
+    day = row(w, "day").editor
+    day.button.click()
+    menu = day.findChild(QMenu)
+    calendar = menu.findChild(QCalendarWidget)
+    calendar.clicked.emit(QDate(2026, 12, 24))
+    row(w, "at").editor.button.click()
+    row(w, "id").editor.button.click()
+    value = w.value()
+    assert value["day"] == "2026-12-24"
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", value["at"])
+    assert uuid.UUID(value["id"])
+    assert w.errors() == []
+    row(w, "day").editor.line.setText("24/12/2026")
+    assert [e.message for e in w.errors()] == ["Enter a date as YYYY-MM-DD."]
