@@ -172,6 +172,7 @@ class DateEditor(_ButtonedText):
     def _on_button(self) -> None:
         menu = QMenu(self)
         calendar = QCalendarWidget(menu)
+        calendar.setAccessibleName(f"Calendar for {self.accessibleName()}")
         current = QDate.fromString(self.line.text(), "yyyy-MM-dd")
         if current.isValid():
             calendar.setSelectedDate(current)
