@@ -109,6 +109,9 @@ class Form:
             return None
         try:
             cls = jsonschema.validators.validator_for(self.schema, default=jsonschema.Draft202012Validator)
+        except Exception:  # a `$schema` that is not even a string: MCP's default dialect
+            cls = jsonschema.Draft202012Validator
+        try:
             return cls(self.schema, format_checker=cls.FORMAT_CHECKER)
         except Exception as exc:
             logger.warning("no validator for this schema: %r", exc)

@@ -528,6 +528,12 @@ def test_validator_chosen_from_schema_dialect() -> None:
     assert default.validate({"e": "a@b.c"}) == []
 
 
+def test_unknown_or_broken_dialect_falls_back_to_2020_12() -> None:
+    for dialect in ("https://example.com/my-dialect", 5):
+        form = build_form({"$schema": dialect, "type": "object", "required": ["a"]})
+        assert [e.path for e in form.validate({})] == [("a",)]
+
+
 def test_validation_is_lazy() -> None:
     form = build_form(obj({"a": {"type": "string"}}))
     assert "_validator" not in form.__dict__
