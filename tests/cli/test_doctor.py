@@ -3,6 +3,7 @@ says what to do; healthy servers pass every step (stdio, Streamable HTTP, SSE)."
 
 from __future__ import annotations
 
+import json
 import shlex
 import sys
 from pathlib import Path
@@ -107,12 +108,14 @@ def test_nothing_listening(capsys: pytest.CaptureFixture[str]) -> None:
     assert marks(lines)[-1] == "[FAIL] connect to 127.0.0.1:9"
 
 
+@pytest.mark.node
 def test_wrong_path(everything_http: Any, capsys: pytest.CaptureFixture[str]) -> None:
     code, lines = doctor(["--url", everything_http.url.replace("/mcp", "/wrong")], capsys)
     assert code == 1
     assert "       HTTP 404 Not Found" in lines
 
 
+@pytest.mark.node
 def test_healthy_http_and_sse(
     everything_http: Any, everything_sse: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -120,3 +123,14 @@ def test_healthy_http_and_sse(
         code, lines = doctor(["--url", url], capsys)
         assert code == 0, "\n".join(lines)
         assert marks(lines)[-1] == "[ ok ] connect as MCP Desk does"
+
+
+def test_json_report(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["doctor", "--json", *fault("exit-at-once")])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 1
+    assert report["ok"] is False
+    last = report["steps"][-1]
+    assert (last["status"], last["title"]) == ("fail", "the process keeps running")
+    assert "fatal: API_TOKEN is not set" in last["details"]
+    assert last["advice"].startswith("the server wants a credential")

@@ -72,6 +72,7 @@ def test_elicitation_declined_unless_accept_defaults(capsys: pytest.CaptureFixtu
     assert (code, out) == (0, "No booking made: you chose decline.\n")
 
 
+@pytest.mark.node
 def test_everything_over_stdio(everything_stdio: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     target = ["--stdio", shlex.join(everything_stdio)]
     code, out, _ = run(["call", *target, "echo", "--args", '{"message": "hi"}'], capsys)
@@ -85,10 +86,14 @@ def test_everything_over_stdio(everything_stdio: list[str], capsys: pytest.Captu
     assert code == 0 and "args-prompt (city*, state)" in out
     code, out, _ = run(["prompt", *target, "args-prompt", "--args", '{"city": "Oslo"}'], capsys)
     assert (code, out) == (0, "user:\nWhat's weather in Oslo?\n")
+    code, out, _ = run(["read", *target, "demo://resource/static/document/architecture.md", "--json"], capsys)
+    assert code == 0
+    assert json.loads(out)["contents"][0]["mimeType"] == "text/markdown"
     code, out, _ = run(["ping", *target, "--json"], capsys)
     assert code == 0 and json.loads(out)["ok"] is True
 
 
+@pytest.mark.node
 def test_everything_over_http_and_sse(
     everything_http: Any, everything_sse: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
