@@ -481,3 +481,10 @@ async def test_call_timeout_pauses_while_a_person_answers(mode: str) -> None:
         # The clock still runs for the server itself.
         with pytest.raises(CallTimedOut):
             await conn.call_tool("hang", timeout=0.3)
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_concurrent_calls_from_many_tasks(mode: str) -> None:
+    async with connected(sdk_target(mode=mode)) as conn:
+        results = await asyncio.gather(*(conn.call_tool("echo", {"text": str(i)}) for i in range(50)))
+        assert [r.text() for r in results] == [f"echo: {i}" for i in range(50)]
