@@ -324,6 +324,8 @@ def test_server_text_is_plain_text(qtbot: QtBot) -> None:
     for lab in labels:
         assert lab.textFormat() == Qt.TextFormat.PlainText
         assert not lab.openExternalLinks()
+    broken = make(qtbot, obj({"r": {"$ref": '#/<img src="x">'}, "e": {"enum": ["<b>x</b>"]}}))
+    assert all("<" not in child.toolTip() for child in broken.findChildren(QWidget))
     help_label = next(lab for lab in labels if lab.text() == evil)
     help_label.resize(400, 100)
     assert help_label.hasSelectedText() is False

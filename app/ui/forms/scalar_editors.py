@@ -480,7 +480,8 @@ class JsonEditor(QPlainTextEdit, EditorMixin):
         hint = 'JSON value, e.g. "text", 42, true, ["a", "b"] or {"key": "value"}'
         reason = getattr(field, "reason", "")
         if reason:
-            self.setToolTip(f"Edited as JSON ({reason})")
+            # No server text here: a tooltip that looks like HTML is shown as HTML.
+            self.setToolTip("Edited as JSON: the form has no fields for this part of the tool's schema.")
         self.setPlaceholderText(_placeholder(field, hint))
         self.setFixedHeight(self.fontMetrics().lineSpacing() * 4 + 12)
         self.textChanged.connect(self._on_changed)
