@@ -586,3 +586,20 @@ def test_format_helpers_fill_the_field(qtbot: QtBot) -> None:
     assert w.errors() == []
     row(w, "day").editor.line.setText("24/12/2026")
     assert [e.message for e in w.errors()] == ["Enter a date as YYYY-MM-DD."]
+
+
+def test_default_null_is_not_shown_as_a_default(qtbot: QtBot) -> None:
+    w = make(
+        qtbot,
+        obj(
+            {
+                "s": {"anyOf": [{"type": "string", "format": "date"}, {"type": "null"}], "default": None},
+                "n": {"type": ["integer", "null"], "default": None},
+                "e": {"anyOf": [{"enum": ["a", "b"]}, {"type": "null"}], "default": None},
+            }
+        ),
+    )
+    assert row(w, "s").editor.line.placeholderText() == "YYYY-MM-DD"
+    assert "null" not in line(w, "n").placeholderText()
+    assert row(w, "e").editor.itemText(0) == "(not set)"
+    assert w.value() == {}

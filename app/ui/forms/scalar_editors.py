@@ -61,7 +61,8 @@ def _format_problem(kind: str, text: str) -> list[str]:
 
 
 def _placeholder(field: Field, hint: str = "") -> str:
-    if field.default is not MISSING and not field.required:
+    # "Default: null" (pydantic's way of saying "optional") means nothing to a person: show a hint instead.
+    if field.default is not MISSING and field.default is not None and not field.required:
         shown = field.default if isinstance(field.default, str) else dumps(field.default)
         return f"Default: {shown}"[:120]
     if field.placeholder:
@@ -386,7 +387,8 @@ class ChoiceEditor(_NoWheelCombo, EditorMixin):
             labels = [dumps(c.value) if labels.count(c.label) > 1 else c.label for c in field.choices]
         self._offset = 0 if field.required else 1
         if not field.required:
-            first = "(not set)" if field.default is MISSING else f"(default: {_choice_text(field)})"
+            unset = field.default is MISSING or field.default is None
+            first = "(not set)" if unset else f"(default: {_choice_text(field)})"
             labels.insert(0, first)
         self._index = {label: i for i, label in reversed(list(enumerate(labels)))}
         self.setModel(QStringListModel(labels, self))
