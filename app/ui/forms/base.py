@@ -141,8 +141,18 @@ def mark_as_error(label: QLabel) -> None:
     label.setPalette(_ERROR_PALETTE)
 
 
+_HINT_PALETTE: QPalette | None = None
+
+
 def mark_as_hint(label: QLabel) -> None:
-    label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+    """Help text in the placeholder colour, through one shared palette (cheaper than a role change)."""
+    global _HINT_PALETTE
+    if _HINT_PALETTE is None:
+        _HINT_PALETTE = QPalette(label.palette())
+        _HINT_PALETTE.setColor(
+            QPalette.ColorRole.WindowText, _HINT_PALETTE.color(QPalette.ColorRole.PlaceholderText)
+        )
+    label.setPalette(_HINT_PALETTE)
 
 
 class HelpText(QWidget):
