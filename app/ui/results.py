@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QStackedWidget,
     QToolButton,
     QTreeWidget,
@@ -112,8 +113,15 @@ class TextBlock(QWidget):
         self.plain.setAccessibleName("Result text")
         self.markdown: SafeMarkdownView | None = None
         self.stack.addWidget(self.plain)
-        lines = text.count("\n") + 1
-        self.plain.setMinimumHeight(min(320, 24 + 18 * min(lines, 16)))
+        # Short answers get a box their size; long ones a tall box that scrolls.
+        lines = text.count("\n") + 1 + len(text) // 120
+        line_h = self.plain.fontMetrics().lineSpacing()
+        if lines <= 12:
+            self.plain.setFixedHeight(lines * line_h + 16)
+            self.stack.setFixedHeight(lines * line_h + 16)  # a stack sizes itself by its largest hint
+            self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        else:
+            self.plain.setMinimumHeight(min(320, 12 * line_h + 16))
         lay.addWidget(self.stack)
         self.markdown_toggle.toggled.connect(self._toggle)
 
@@ -161,7 +169,9 @@ class ImageBlock(QWidget):
         area = QScrollArea()
         area.setWidget(self.label)
         area.setWidgetResizable(False)
-        area.setMinimumHeight(min(420, max(80, self.image.height() + 8)))
+        # As tall as the image (up to 420 px; larger ones scroll and zoom), no taller.
+        area.setFixedHeight(min(420, max(80, self.image.height() + 8)))
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         lay.addWidget(area)
         self._render()
 

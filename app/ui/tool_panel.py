@@ -235,13 +235,19 @@ class ToolPanel(QWidget):
             self.result.clear()
 
     def _fit_splitter(self) -> None:
-        """Give the form what it needs (up to 60%) and the answer the rest."""
+        """Give the form what it needs (up to 80% until there is an answer) and the answer the rest."""
         total = sum(self.splitter.sizes())
         if total <= 0 or self.form is None:
             return
         want = self.form.sizeHint().height() + self.run_button.sizeHint().height() + 24
-        form_h = max(120, min(want, int(total * 0.6)))
+        form_h = max(120, min(want, int(total * 0.8)))
         self.splitter.setSizes([form_h, max(1, total - form_h)])
+
+    def _make_room_for_answer(self) -> None:
+        sizes = self.splitter.sizes()
+        total = sum(sizes)
+        if total > 0 and sizes[1] < total * 0.45:
+            self.splitter.setSizes([int(total * 0.55), total - int(total * 0.55)])
 
     def _restore(self, value: Any) -> None:
         """Put back what was typed; keep it only if it still validates against the new schema."""
@@ -310,6 +316,7 @@ class ToolPanel(QWidget):
         self.run_button.setEnabled(not running and not self.is_removed())
         self.cancel_button.setEnabled(running)
         if running:
+            self._make_room_for_answer()
             self.progress.setRange(0, 0)  # busy until the server reports progress
             self.progress.show()
             self.progress_text.setText("")
