@@ -15,6 +15,7 @@ from app.cli.main import main
 from tests.servers.fixtures import *  # noqa: F403
 from tests.servers.harness import STDIO_FAULT
 from tests.servers.process import ServerProcess
+from tests.servers.replay_server import SCHEMAS_DIR
 
 
 def doctor(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str]]:
@@ -134,3 +135,17 @@ def test_json_report(capsys: pytest.CaptureFixture[str]) -> None:
     assert (last["status"], last["title"]) == ("fail", "the process keeps running")
     assert "fatal: API_TOKEN is not set" in last["details"]
     assert last["advice"].startswith("the server wants a credential")
+
+
+def test_server_that_speaks_only_2026_07_28(capsys: pytest.CaptureFixture[str]) -> None:
+    schema = SCHEMAS_DIR / "dbhub.json"
+    if not schema.is_file():
+        pytest.skip(f"{schema} is missing")
+    replay = Path(__file__).resolve().parents[1] / "servers" / "replay_server.py"
+    command = shlex.join([sys.executable, str(replay), str(schema), "--modern-only"])
+    code, lines = doctor(["--stdio", command, "--timeout", "30"], capsys)
+    assert code == 0, "\n".join(lines)
+    assert "[info] answer initialize" in lines  # refused, and that is not the verdict
+    assert "       error -32022: this server speaks only 2026-07-28" in lines
+    assert marks(lines)[-1] == "[ ok ] connect as MCP Desk does"
+    assert any("protocol 2026-07-28" in line for line in lines)

@@ -4,6 +4,7 @@ resource templates, byte for byte as the real server sent them, in pages of `--p
     python -m tests.servers.replay_server ../shared/schemas/notion-mcp-server.json [--page-size 7] [--http]
     python -m tests.servers.replay_server --synthetic-tools 10000 --page-size 100   # for the benchmark
     python -m tests.servers.replay_server --all --http    # every file at once, each at /<file stem>/mcp
+    python -m tests.servers.replay_server FILE --modern-only   # refuses initialize: 2026-07-28 only
 
 Calls are answered without doing anything: `tools/call` echoes the tool name and arguments as text,
 `resources/read` returns a short text, `prompts/get` one user message. The list results are the
@@ -75,7 +76,24 @@ def for_era(ctx: Any, result: dict[str, Any], *, cacheable: bool = False) -> dic
     return result
 
 
-def build_server(catalog: dict[str, Any], page_size: int) -> Any:
+def refuse_handshake() -> Any:
+    """Middleware for `--modern-only`: answer `initialize` with -32022, as a server that speaks only
+    the stateless 2026-07-28 protocol does."""
+    import mcp_types as types
+    from mcp.shared.exceptions import MCPError
+    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+    async def middleware(ctx: Any, call_next: Any) -> Any:
+        if ctx.method == "initialize":
+            requested = str((ctx.params or {}).get("protocolVersion", ""))
+            data = {"supported": list(MODERN_PROTOCOL_VERSIONS), "requested": requested}
+            raise MCPError(types.UNSUPPORTED_PROTOCOL_VERSION, "this server speaks only 2026-07-28", data)
+        return await call_next(ctx)
+
+    return middleware
+
+
+def build_server(catalog: dict[str, Any], page_size: int, *, modern_only: bool = False) -> Any:
     import mcp_types as types
     from mcp.server import Server
 
@@ -115,7 +133,7 @@ def build_server(catalog: dict[str, Any], page_size: int) -> Any:
         contents = [{"uri": uri, "mimeType": "text/plain", "text": f"replayed {uri}"}]
         return for_era(ctx, {"contents": contents}, cacheable=True)
 
-    return Server(
+    server = Server(
         info.get("name") or "replay",
         version=info.get("version") or "0",
         title=info.get("title"),
@@ -128,6 +146,9 @@ def build_server(catalog: dict[str, Any], page_size: int) -> Any:
         on_list_resource_templates=list_templates,
         on_read_resource=read_resource,
     )
+    if modern_only:
+        server.middleware.append(refuse_handshake())
+    return server
 
 
 def multi_app(catalogs: dict[str, dict[str, Any]], page_size: int) -> Any:
@@ -152,6 +173,8 @@ def multi_app(catalogs: dict[str, dict[str, Any]], page_size: int) -> Any:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    if str(REPO) not in sys.path:
+        sys.path.insert(0, str(REPO))  # run as a script path: `tests.servers` must still import
     from tests.servers import serve
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -159,6 +182,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--synthetic-tools", type=int, metavar="N", help="serve N generated tools instead")
     parser.add_argument("--all", action="store_true", help="serve every schema file (needs --http)")
     parser.add_argument("--page-size", type=int, default=10)
+    parser.add_argument("--modern-only", action="store_true", help="refuse initialize (2026-07-28 only)")
     serve.add_transport_arguments(parser)
     args = parser.parse_args(argv)
     if args.all:
@@ -173,7 +197,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         catalog = load_catalog(args.file)
     else:
         parser.error("give a schema file or --synthetic-tools N")
-    serve.run(build_server(catalog, args.page_size), args)
+    serve.run(build_server(catalog, args.page_size, modern_only=args.modern_only), args)
 
 
 if __name__ == "__main__":
