@@ -164,6 +164,9 @@ def bench_start(runs: int) -> None:
     print(f"  bare PySide6 + qasync window : {bare * 1000:7.0f} ms  (all: {_fmt(times['bare'])})")
     print(f"  MCP Desk, 20 servers config'd: {desk * 1000:7.0f} ms  (all: {_fmt(times['desk'])})")
     print(f"  ratio: {desk / bare:.2f}  (goal <= 1.5)")
+    pairs = sorted(d / b for d, b in zip(times["desk"], times["bare"], strict=True))
+    print(f"  ratio of each back-to-back pair: median {statistics.median(pairs):.2f}, "
+          f"min {pairs[0]:.2f}, max {pairs[-1]:.2f}")
     cb, cd = statistics.median(cpu["bare"]), statistics.median(cpu["desk"])
     print(
         f"  CPU time until then (less sensitive to a busy machine): bare {cb * 1000:.0f} ms, "

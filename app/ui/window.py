@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import uuid
+import os
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QByteArray, QModelIndex, QSettings, Qt, QTimer, QUrl, Signal, Slot
@@ -655,7 +655,7 @@ class MainWindow(QMainWindow):
         conn = self.controller.connection(server)
         entry = HistoryEntry(server, tool.name, arguments if isinstance(arguments, dict) else {})
         self.bottom.history_model.add(entry)
-        self._call_id = uuid.uuid4().hex
+        self._call_id = os.urandom(8).hex()  # uuid would cost ~9 ms of start-up to import
         self._call_server = server
         self.tool_panel.set_running(True)
         loop = asyncio.get_running_loop()

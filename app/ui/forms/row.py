@@ -23,6 +23,9 @@ logger = logging.getLogger(__name__)
 
 Path = tuple[str | int, ...]
 
+MAX_NESTING = 20
+"""Groups deeper than this (a recursive schema opened level by level) are edited as JSON."""
+
 
 class FieldRow(QWidget):
     """One field. `on_changed()` is called when the user changes its value (typing, picking, null, clear,
@@ -121,7 +124,11 @@ class FieldRow(QWidget):
     def _build_editor(self) -> None:
         if self.editor is not None:
             return
-        editor = self.env.make_editor(self.field, self)
+        if self.is_container and len(self.path) > MAX_NESTING:
+            # Widgets nested this deep help nobody and strain Qt's layouts: the rest is edited as JSON.
+            editor = EDITORS["json"](self.field, self.env, self)
+        else:
+            editor = self.env.make_editor(self.field, self)
         editor.row = self
         if editor.inline_label:
             editor.setText(self.label_text + (" *" if self.field.required and self.field.path else ""))

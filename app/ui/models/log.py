@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from PySide6.QtCore import (
@@ -33,7 +32,10 @@ def level_rank(level: str) -> int:
         return 1
 
 
-def clock(t: float | datetime | None) -> str:
+def clock(t: Any) -> str:
+    """HH:MM:SS.mmm of a timestamp (or a datetime). datetime is imported on first use."""
+    from datetime import datetime
+
     if t is None:
         return ""
     if isinstance(t, datetime):
