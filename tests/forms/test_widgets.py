@@ -26,7 +26,7 @@ from pytestqt.qtbot import QtBot
 from app.forms import MISSING
 from app.forms.masking import SECRET_MASK
 from app.ui.forms import FormWidget
-from app.ui.forms.container_editors import ArrayEditor, MapEditor, VariantEditor
+from app.ui.forms.container_editors import ArrayEditor, MapEditor, ObjectEditor, VariantEditor
 from app.ui.forms.row import FieldRow
 from app.ui.forms.scalar_editors import ChoiceEditor, NumberEditor
 
@@ -603,3 +603,23 @@ def test_default_null_is_not_shown_as_a_default(qtbot: QtBot) -> None:
     assert "null" not in line(w, "n").placeholderText()
     assert row(w, "e").editor.itemText(0) == "(not set)"
     assert w.value() == {}
+
+
+def test_very_deep_values_end_in_a_json_editor(qtbot: QtBot) -> None:
+    from app.ui.forms.row import MAX_NESTING
+
+    w = make(qtbot, RECURSIVE)
+    value: dict[str, Any] = {"name": "leaf"}
+    for i in range(60):
+        value = {"name": f"n{i}", "parent": value}
+    w.set_value({"root": value})
+    assert w.value() == {"root": value}
+    deepest = row(w, "root")
+    depth = 1
+    deepest.ensure_built()
+    while isinstance(deepest.editor, ObjectEditor) and depth < 100:
+        deepest = row(w, "root", *["parent"] * depth)
+        deepest.ensure_built()  # groups this deep start closed
+        depth += 1
+    assert depth <= MAX_NESTING + 1
+    assert isinstance(deepest.editor, QPlainTextEdit)
