@@ -195,7 +195,8 @@ def run_on_server(
         from app.mcp.handlers import HeadlessHandlers
         from app.mcp.results import CallFailed
 
-        conn = ServerConnection(target, handlers=HeadlessHandlers(accept_defaults), traffic=False)
+        sink = progress_sink()
+        conn = ServerConnection(target, handlers=HeadlessHandlers(accept_defaults), traffic=False, sink=sink)
         conn.start()
         try:
             state = await conn.wait_settled(target.timeout + CONNECT_GRACE)
@@ -206,6 +207,8 @@ def run_on_server(
                 result = await action(conn)
             except CallFailed as exc:
                 raise CommandError(f"{target.name}: {exc}") from exc
+            if sink is not None:
+                print("\r\x1b[K", end="", file=sys.stderr)  # clear the progress line
             code = present(result)
             sys.stdout.flush()
             sys.stderr.flush()
@@ -214,6 +217,21 @@ def run_on_server(
             await conn.stop()
 
     return asyncio.run(main())
+
+
+def progress_sink() -> Callable[[Any], None] | None:
+    """On a terminal, show a tool's progress notifications on stderr (scripts see nothing)."""
+    if not sys.stderr.isatty():
+        return None
+    from app.mcp.events import Progress
+
+    def show(event: Any) -> None:
+        if isinstance(event, Progress):
+            total = f"/{event.total:g}" if event.total is not None else ""
+            message = f" {safe(event.message)}" if event.message else ""
+            print(f"\r\x1b[Kprogress {event.progress:g}{total}{message}", end="", file=sys.stderr, flush=True)
+
+    return show
 
 
 def _json_object(text: str, what: str) -> dict[str, Any]:
