@@ -137,3 +137,27 @@ def test_smoke_test_command(tmp_path: Path) -> None:
     assert lines[0].startswith("broken: failed: "), lines
     assert lines[1].startswith("demo: ready, ") and lines[1].endswith(" tools"), lines
     assert shot.stat().st_size > 10_000
+
+
+def test_search_all_servers_shows_qualified_names(qtbot: Any, desk: Any) -> None:
+    from app.config.model import ServerEntry
+
+    desk.controller.store.add(
+        ServerEntry(name="second", command=sys.executable, args=["-m", "app", "demo-server"])
+    )
+    desk.controller.save()
+    qtbot.waitUntil(lambda: "second" in desk.server_model.names())
+    connect(qtbot, desk, "demo")
+    connect(qtbot, desk, "second")
+    desk.activateWindow()
+    qtbot.keyClick(desk, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)  # Ctrl+F: the search box
+    qtbot.waitUntil(desk.catalog.search.hasFocus)
+    qtbot.keyClicks(desk.catalog.search, "echo")
+    proxy = desk.catalog.proxies["tools"]
+    assert [proxy.index(i, 0).data() for i in range(proxy.rowCount())] == ["Echo (echo)"]
+    desk.catalog.all_servers.setChecked(True)
+    shown = [proxy.index(i, 0).data() for i in range(proxy.rowCount())]
+    assert shown == ["Echo (demo/echo)", "Echo (second/echo)"]
+    # picking the other server's tool shows it, named with its server
+    desk.catalog.views["tools"].setCurrentIndex(proxy.index(1, 0))
+    assert desk.tool_panel.name.text() == "second/echo"
