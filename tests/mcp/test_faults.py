@@ -143,6 +143,7 @@ async def test_fifty_megabyte_result(process_token: dict[str, str]) -> None:
 
     async with stdio_pair("big-result", process_token, timeout=60.0) as pair:
         big = asyncio.create_task(pair.bad.call_tool("big", {}))
+        await pair.wait_log("big-result: sending 50 MB")  # the answer is on its way now
         elapsed = await pair.healthy_call()
         result = await big
         assert len(result.content[0]["text"]) == 50 * 1024 * 1024

@@ -119,6 +119,7 @@ def call_tool(fault: str, request_id: Any, params: dict[str, Any]) -> dict[str, 
         log("crash-mid-call: simulated crash while working on the call")
         os._exit(3)
     if fault == "big-result":
+        log(f"big-result: sending {BIG_RESULT_BYTES // (1024 * 1024)} MB")
         return text_result("x" * BIG_RESULT_BYTES)
     if fault == "flood":
         threading.Thread(target=flood, daemon=True).start()
