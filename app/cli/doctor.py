@@ -176,11 +176,18 @@ def finish(report: Report, as_json: bool) -> int:
 
 
 def definition_advice(exc: Exception) -> str:
-    text = str(exc)
-    if "secret" in text.lower():
+    from app.config.errors import ConfigError
+    from app.secrets.errors import KeyringLockedError, KeyringUnavailableError
+    from app.secrets.resolve import MissingSecretError
+
+    if isinstance(exc, MissingSecretError):
         return "store the missing secret with `mcp-desk secrets set SERVER NAME`"
-    if "keyring" in text.lower():
+    if isinstance(exc, KeyringLockedError):
+        return "unlock your keyring (log in to the desktop session), then try again"
+    if isinstance(exc, KeyringUnavailableError):
         return "start your desktop's keyring (Secret Service, Keychain or Credential Manager)"
+    if isinstance(exc, ConfigError):
+        return "fix the file at the place the message names, or check `mcp-desk servers list`"
     return "check the server's entry with `mcp-desk servers list`"
 
 
@@ -534,6 +541,10 @@ def probe_streamable(target: Target, report: Report) -> bool:
                 )
                 return False
             report.add("ok", "content type", ctype)
+            session = response.headers.get("mcp-session-id")
+        if session:  # end the session our probe opened, so it does not linger on the server
+            with contextlib.suppress(httpx2.HTTPError), http_client(target) as client:
+                client.delete(target.url or "", headers={"mcp-session-id": session})
     except httpx2.TimeoutException:
         report.add(
             "fail", "POST initialize", f"no answer within {target.timeout:g} s", advice="the server hangs"

@@ -90,6 +90,16 @@ def test_missing_server_name(capsys: pytest.CaptureFixture[str]) -> None:
     assert marks(lines) == ["[FAIL] read the server's definition"]
 
 
+def test_missing_secret(capsys: pytest.CaptureFixture[str]) -> None:
+    add = ["servers", "add", "needs-key", "--command", sys.executable, "--no-detect-secrets"]
+    assert main([*add, "--env", "API_KEY=${secret:API_KEY}"]) == 0
+    capsys.readouterr()
+    code, lines = doctor(["needs-key"], capsys)
+    assert code == 1
+    assert marks(lines) == ["[FAIL] read the server's definition"]
+    assert "       advice: store the missing secret with `mcp-desk secrets set SERVER NAME`" in lines
+
+
 def test_http_server_that_wants_a_token(
     capsys: pytest.CaptureFixture[str], process_token: dict[str, str]
 ) -> None:
