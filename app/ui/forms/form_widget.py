@@ -42,6 +42,7 @@ class FormWidget(QWidget):
         self._batch = 0
         self._tab_order_dirty = False
         self._from_json = False
+        self._shown_errors: list[FieldError] = []
         self.setAccessibleName("Arguments form")
 
         layout = vbox(self, 4)
@@ -159,7 +160,7 @@ class FormWidget(QWidget):
 
     def focus_first_error(self) -> bool:
         """Move the keyboard focus to the first field (in form order) with an error; False if none."""
-        errors = getattr(self, "_shown_errors", None) or self.errors()
+        errors = self._shown_errors or self.errors()
         if not errors:
             return False
         order = {id(row): i for i, row in enumerate(self._rows_in_order())}
