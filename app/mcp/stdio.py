@@ -230,8 +230,15 @@ async def stdio_transport(
         info.returncode = process.returncode
         with anyio.move_on_after(STDERR_FLUSH):
             await stderr_done.wait()
-        with suppress(Exception):
+        with anyio.move_on_after(TERM_GRACE), suppress(Exception):
             await process.aclose()
+        # Close the asyncio subprocess transport even if aclose() gave up: left open it warns at
+        # garbage collection. Nothing public reaches it, hence the attribute walk.
+        transport = getattr(getattr(process, "_process", None), "_transport", None)
+        close = getattr(transport, "close", None)
+        if callable(close):
+            with suppress(Exception):
+                close()
 
     async with anyio.create_task_group() as tg:
         tg.start_soon(stdout_reader)
