@@ -213,6 +213,7 @@ class FormWidget(QWidget):
 
     @Slot()
     def _on_fields_changed(self) -> None:
+        self._shown_errors = []  # they may be fixed now: focus_first_error() asks afresh
         self._sync_json()
         self.value_changed.emit()
 
