@@ -223,7 +223,7 @@ class PromptPanel(QWidget):
         messages = raw.get("messages", []) if isinstance(raw, dict) else []
         blocks: list[Any] = []
         for m in messages:
-            blocks.append({"type": "text", "text": f"── {m.get('role', '?')} ──"})
+            blocks.append({"type": "x-role", "role": str(m.get("role", "?"))})
             content = m.get("content")
             blocks.extend(content if isinstance(content, list) else [content])
         self.result.show_contents(blocks, f"{len(messages)} message(s)")

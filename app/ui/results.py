@@ -453,7 +453,13 @@ class ResultView(QWidget):
         return box
 
 
+def _role_heading(view: ResultView, block: dict[str, Any]) -> QWidget:
+    """A prompt message's role ("user", "assistant") above its content."""
+    return _section(f"{block.get('role', '?')}:")
+
+
 BLOCK_BUILDERS: dict[str, Callable[[ResultView, dict[str, Any]], QWidget]] = {
+    "x-role": _role_heading,
     "text": ResultView._text,
     "image": ResultView._image,
     "audio": ResultView._audio,
