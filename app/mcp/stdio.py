@@ -8,11 +8,13 @@ stdin, give the server a moment, then SIGTERM the whole process group, then SIGK
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import shutil
 import signal
 import subprocess
+import weakref
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager, suppress
@@ -62,6 +64,19 @@ class ProcessInfo:
     stopping: bool = False
     group_left: bool = False
     """True if a process of the server's group survived SIGKILL (should never happen)."""
+
+
+_SPAWN_LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = weakref.WeakKeyDictionary()
+
+
+def _spawn_lock() -> asyncio.Lock:
+    """One fork at a time per event loop: forking blocks the loop for a few milliseconds, and
+    twenty servers started together would otherwise block it for all of them in one go."""
+    loop = asyncio.get_running_loop()
+    lock = _SPAWN_LOCKS.get(loop)
+    if lock is None:
+        lock = _SPAWN_LOCKS[loop] = asyncio.Lock()
+    return lock
 
 
 def resolve_command(command: str, env: Mapping[str, str]) -> str:
@@ -126,15 +141,18 @@ async def stdio_transport(
     if cwd and not os.path.isdir(cwd):
         raise WorkingDirectoryMissing(cwd)
     executable = resolve_command(command, env)
-    process = await anyio.open_process(
-        [executable, *args],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=dict(env),
-        cwd=cwd,
-        start_new_session=True,  # own group: one killpg reaches npx's node and any grandchildren
-    )
+    async with _spawn_lock():
+        process = await anyio.open_process(
+            [executable, *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=dict(env),
+            cwd=cwd,
+            start_new_session=True,  # own group: one killpg reaches npx's node and any grandchildren
+        )
+        # Let the loop run (a GUI paints) before the next server is forked.
+        await anyio.sleep(0)
     info.pid = process.pid
     pgid = process.pid
     read_send, read_recv = anyio.create_memory_object_stream[SessionMessage | Exception](0)
