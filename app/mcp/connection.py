@@ -34,7 +34,7 @@ from mcp.client.session import ClientRequestContext
 from mcp.client.subscriptions import ListenNotSupportedError, SubscriptionLost
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
-from pydantic import TypeAdapter
+from pydantic import TypeAdapter, ValidationError
 
 from app.mcp import reasons
 from app.mcp.catalog import Catalog, ToolInfo, build_entry, entry_key
@@ -517,7 +517,7 @@ class ServerConnection:
             if kind == "tools" and self._modern:
                 # 2026-07-28: the SDK must see the listing (it drops tools with invalid
                 # x-mcp-header annotations and mirrors valid ones into HTTP headers on calls).
-                parsed = types.ListToolsResult.model_validate(page, by_name=False)
+                parsed = self._parse_tools_page(page)
                 complete = cursor is None and next_cursor is None
                 kept = {t.name for t in session._absorb_tool_listing(parsed, complete=complete).tools}
                 items = [i for i in items if isinstance(i, dict) and i.get("name") in kept]
@@ -530,6 +530,22 @@ class ServerConnection:
                 break
             seen.add(cursor)
         return entries
+
+    def _parse_tools_page(self, page: dict[str, Any]) -> types.ListToolsResult:
+        """The page as the SDK's model; a malformed tool is left out (and logged), not fatal."""
+        try:
+            return types.ListToolsResult.model_validate(page, by_name=False)
+        except ValidationError:
+            good: list[types.Tool] = []
+            for item in page.get("tools") or []:
+                try:
+                    good.append(types.Tool.model_validate(item, by_name=False))
+                except ValidationError as exc:
+                    name = item.get("name") if isinstance(item, dict) else None
+                    self._log(
+                        "warning", "client", f"ignoring malformed tool {name!r}: {exc.errors()[0]['msg']}"
+                    )
+            return types.ListToolsResult(tools=good)
 
     async def _raw_request(self, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
         """Send a request through the session (its per-era stamp included) and return the raw

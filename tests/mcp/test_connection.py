@@ -488,3 +488,18 @@ async def test_concurrent_calls_from_many_tasks(mode: str) -> None:
     async with connected(sdk_target(mode=mode)) as conn:
         results = await asyncio.gather(*(conn.call_tool("echo", {"text": str(i)}) for i in range(50)))
         assert [r.text() for r in results] == [f"echo: {i}" for i in range(50)]
+
+
+async def test_a_malformed_tool_is_left_out_not_fatal() -> None:
+    # The SDK server refuses to send a malformed tool, so the page is handed over directly.
+    events = Events()
+    async with connected(sdk_target(mode="auto"), events) as conn:
+        page = {
+            "tools": [
+                {"name": "fine", "inputSchema": {"type": "object"}},
+                {"name": "broken", "inputSchema": "not a schema"},
+            ]
+        }
+        parsed = conn._parse_tools_page(page)
+        assert [t.name for t in parsed.tools] == ["fine"]
+        assert any("ignoring malformed tool 'broken'" in line.text for line in events.of(LogLine))
