@@ -4,6 +4,7 @@
     .venv/bin/python bench/bench_ui.py start        # cold start: 20 servers configured vs bare PySide6
     .venv/bin/python bench/bench_ui.py filter       # filter keystroke latency on a 10,000-tool server
     .venv/bin/python bench/bench_ui.py rss          # peak RSS with 10 demo servers connected
+    BENCH_QPA=xcb xvfb-run -a .venv/bin/python bench/bench_ui.py start   # a real X11 window
 
 Cold start is measured the same way for both: a fresh `python bench/bench_ui.py --child KIND`
 process (offscreen Qt, qasync loop) reports the wall-clock moment its main window has painted and
@@ -29,7 +30,8 @@ PY = sys.executable
 
 def _env(config_dir: str) -> dict[str, str]:
     env = dict(os.environ)
-    env["QT_QPA_PLATFORM"] = "offscreen"
+    # offscreen by default; BENCH_QPA=xcb (under xvfb-run) measures a real X11 window.
+    env["QT_QPA_PLATFORM"] = os.environ.get("BENCH_QPA", "offscreen")
     env["MCP_DESK_CONFIG_DIR"] = config_dir
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
     # An installed app has its bytecode compiled (pip does it); this sandbox sets
