@@ -15,9 +15,9 @@ from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QPaintEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
-    QLabel,
     QMainWindow,
     QMessageBox,
+    QPushButton,
     QSplitter,
     QStackedWidget,
     QVBoxLayout,
@@ -31,7 +31,7 @@ from app.ui.dock import BottomDock
 from app.ui.models.history import HistoryEntry
 from app.ui.models.log import LogRow, TrafficRow
 from app.ui.models.servers import FAILED, READY, ServerListModel, ServerRow
-from app.ui.safe_text import confirm_and_open, plain_label
+from app.ui.safe_text import confirm_and_open, plain_label, plain_tooltip
 
 if TYPE_CHECKING:
     from app.ui.resource_panel import PromptPanel, ResourcePanel
@@ -175,12 +175,14 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.dock)
         self.resizeDocks([self.dock], [170], Qt.Orientation.Vertical)
 
-        self.notice = QLabel()
+        # A flat button: hover shows the names, a click shows them too (buttons never render HTML).
+        self.notice = QPushButton()
         self.notice.setObjectName("notice")
-        self.notice.setTextFormat(Qt.TextFormat.PlainText)
+        self.notice.setFlat(True)
         self.notice.setStyleSheet(
             "background: #e3f2fd; color: #0d47a1; padding: 2px 8px; border-radius: 4px;"
         )
+        self.notice.clicked.connect(self._notice_details)
         self.notice.hide()
         self.statusBar().addPermanentWidget(self.notice)
         self._notice_timer = QTimer(self)
@@ -502,9 +504,17 @@ class MainWindow(QMainWindow):
             text, details = describe_diff(kind, diff)
             self.show_notice(f"{server}: {text}", details)
 
+    @Slot()
+    def _notice_details(self) -> None:
+        from PySide6.QtWidgets import QToolTip
+
+        QToolTip.showText(
+            self.notice.mapToGlobal(self.notice.rect().topLeft()), self.notice.toolTip(), self.notice
+        )
+
     def show_notice(self, text: str, details: str) -> None:
         self.notice.setText(text)
-        self.notice.setToolTip(details)
+        self.notice.setToolTip(plain_tooltip(details))  # names come from the server: escaped
         self.notice.show()
         self._notice_timer.start(8000)
         self.notice_shown.emit(text)
