@@ -13,13 +13,13 @@ only send on the session, they never enter or exit anything.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
 import math
 import os
 import re
 import time
-import uuid
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import AsyncExitStack, contextmanager
@@ -108,6 +108,8 @@ _LIST_METHODS: dict[CatalogKind, tuple[str, str]] = {
     "resource_templates": ("resources/templates/list", "resourceTemplates"),
     "prompts": ("prompts/list", "prompts"),
 }
+
+_CALL_IDS = itertools.count(1)
 
 _CLIENT_INFO = types.Implementation(name="mcp-desk", title="MCP Desk", version="0.1.0")
 
@@ -849,7 +851,7 @@ class ServerConnection:
         the server no longer knows the tool even after re-listing). Cancelling the awaiting task
         cancels the call on the server."""
         self._require_client()
-        call_id = call_id or uuid.uuid4().hex[:12]
+        call_id = call_id or f"call-{next(_CALL_IDS)}"
         known_before = self.catalog.tools.get(name)
         try:
             result = await self._call_once(name, arguments, timeout, call_id)
