@@ -88,3 +88,45 @@ def test_log_traffic_history_models(qtmodeltester: Any) -> None:
     h.entry_updated(e)
     assert "[failed]" in h.index(1, 0).data()
     qtmodeltester.check(h)
+
+
+def test_catalog_filter_matches_brute_force_through_random_changes(qtmodeltester: Any) -> None:
+    """The filter applies changes as remove/insert runs or a reset; whatever path it takes, the
+    rows shown must be exactly the matching items in order (the model tester watches every signal)."""
+    import random
+
+    rnd = random.Random(5)
+    words = ["alpha", "beta", "gamma", "delta", "echo", "fox"]
+    m = CatalogModel("tools")
+    p = CatalogFilterModel()
+    p.setSourceModel(m)
+    qtmodeltester.check(p)
+    servers = ["s1", "s2", "s3"]
+
+    def random_items(server: str) -> list[CatalogItem]:
+        names = rnd.sample(range(300), rnd.randint(0, 120))
+        return [
+            CatalogItem(server, f"t{n:03d}", "", " ".join(rnd.sample(words, 2)) + f" {n}")
+            for n in sorted(names)
+        ]
+
+    for step in range(150):
+        action = rnd.random()
+        if action < 0.3:
+            server = rnd.choice(servers)
+            m.set_items(server, random_items(server))
+        elif action < 0.6:
+            p.set_search(" ".join(rnd.sample([*words, "1", "2", "t0", ""], rnd.randint(0, 2))))
+        elif action < 0.8:
+            p.set_server(rnd.choice([*servers, None]))
+        else:
+            p.set_all_servers(rnd.random() < 0.5)
+        # brute force: what should be shown
+        want = []
+        for i in range(m.rowCount()):
+            it = m.item(i)
+            scope_ok = p.all_servers() or it.server == (p._server or "")
+            if scope_ok and all(w in m.haystack(i) for w in p._words):
+                want.append(it.uid)
+        shown = [p.data(p.index(r, 0), CatalogModel.QualifiedNameRole) for r in range(p.rowCount())]
+        assert shown == want, step
