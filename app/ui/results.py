@@ -85,6 +85,8 @@ def save_bytes(parent: QWidget, data: bytes, suggested: str) -> None:
 
 
 def suggested_name(stem: str, mime: str | None) -> str:
+    if "." in stem.strip("."):
+        return stem  # already has an extension (a resource URI's last segment, say)
     ext = mimetypes.guess_extension(mime or "") or ".bin"
     return f"{stem}{ext}"
 
@@ -415,9 +417,20 @@ class ResultView(QWidget):
         box = QWidget()
         lay = QVBoxLayout(box)
         lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(plain_label(f"Resource: {uri}" + (f" ({mime})" if mime else "")))
+        head = QHBoxLayout()
+        head.addWidget(plain_label(f"Resource: {uri}" + (f" ({mime})" if mime else "")), 1)
+        lay.addLayout(head)
         if "text" in res:
-            lay.addWidget(TextBlock(str(res.get("text", ""))))
+            text = str(res.get("text", ""))
+            save = QPushButton("Save…")
+            stem = uri.rstrip("/").rsplit("/", 1)[-1].split("?")[0] or "resource"
+            save.clicked.connect(
+                lambda: save_bytes(self, text.encode("utf-8"), suggested_name(stem, mime or "text/plain"))
+            )
+            head.addWidget(save)
+            block = TextBlock(text)
+            block.link_requested.connect(self.link_requested)
+            lay.addWidget(block)
         else:
             data = decode_b64(res.get("blob")) or b""
             if mime.startswith("image/"):
