@@ -133,8 +133,8 @@ async def test_timeout_cancels_the_call_on_the_server(mode: str, tmp_path: Path)
 
 async def test_progress_extends_the_timeout() -> None:
     async with connected(sdk_target()) as conn:
-        # 6 steps of 0.1 s = 0.6 s in total, more than the 0.35 s timeout; every step resets it.
-        result = await conn.call_tool("slow", {"steps": 6, "delay": 0.1}, timeout=0.35)
+        # 8 steps of 0.15 s = 1.2 s in total, twice the 0.6 s timeout; every step resets it.
+        result = await conn.call_tool("slow", {"steps": 8, "delay": 0.15}, timeout=0.6)
         assert result.text() == "done"
 
 
@@ -473,10 +473,10 @@ class SlowPerson(RecordingHandlers):
 
 @pytest.mark.parametrize("mode", MODES)
 async def test_call_timeout_pauses_while_a_person_answers(mode: str) -> None:
-    handlers = SlowPerson(think=0.8)
+    handlers = SlowPerson(think=1.6)
     tool = "elicit" if mode == "legacy" else "ask"
     async with connected(sdk_target(mode=mode), handlers=handlers) as conn:
-        result = await conn.call_tool(tool, timeout=0.4)
+        result = await conn.call_tool(tool, timeout=1.0)
         assert json.loads(result.text())["action"] == "accept"
         # The clock still runs for the server itself.
         with pytest.raises(CallTimedOut):
