@@ -416,9 +416,9 @@ async def test_stop_kills_a_server_that_ignores_stdin_and_sigterm(token: str, tm
                 transport="stdio",
                 command=sys.executable,
                 args=("-c", "print('hello world', flush=True); import time; time.sleep(30)"),
-                timeout=1.0,
+                timeout=3.0,
             ),
-            "did not finish connecting within 1 s; it printed non-protocol text on stdout: 'hello world'",
+            "did not finish connecting within 3 s; it printed non-protocol text on stdout: 'hello world'",
         ),
         (
             Target(name="x", transport="http", url="http://127.0.0.1:9/mcp"),
