@@ -655,12 +655,20 @@ async def import_servers(window: Any, source: str) -> None:
     from app.config.locations import known_import_sources
 
     if source == "file":
-        path, _ = QFileDialog.getOpenFileName(
+        # Not the static getOpenFileName: that runs exec(), a nested loop inside this coroutine.
+        chooser = QFileDialog(
             window, "Import servers from", str(Path.home()), "JSON files (*.json *.jsonc);;All files (*)"
         )
-        if not path:
-            return
-        await _import_file(window, Path(path), "auto")
+        chooser.setFileMode(QFileDialog.FileMode.ExistingFile)
+        window.file_dialog = chooser  # tests reach it here
+        try:
+            accepted = await run_dialog(chooser) == QDialog.DialogCode.Accepted.value
+            files = chooser.selectedFiles()
+        finally:
+            window.file_dialog = None
+            chooser.deleteLater()
+        if accepted and files:
+            await _import_file(window, Path(files[0]), "auto")
         return
     found = [s for s in known_import_sources() if s.format == source and s.exists]
     if not found:

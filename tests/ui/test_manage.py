@@ -220,3 +220,39 @@ def test_server_icon_from_data_uri_only() -> None:
     icon = icon_from_server([{"src": "https://tracker.example/icon.png"}, {"src": uri}])
     assert icon is not None and not icon.isNull()
     assert icon_from_server([{"src": "https://tracker.example/icon.png"}]) is None
+
+
+def test_import_file_through_the_menu(qtbot: Any, desk: Any, tmp_path: Path) -> None:
+    f = tmp_path / "mcp.json"
+    f.write_text(
+        json.dumps({"servers": {"vs": {"type": "stdio", "command": sys.executable, "args": ["-V"]}}})
+    )
+    desk.import_from("file")
+    qtbot.waitUntil(lambda: getattr(desk, "file_dialog", None) is not None and desk.file_dialog.isVisible())
+    from PySide6.QtWidgets import QLineEdit
+
+    name = desk.file_dialog.findChild(QLineEdit, "fileNameEdit")  # typed as a person would
+    name.setText(str(f))
+    desk.file_dialog.accept()
+    qtbot.waitUntil(lambda: "vs" in desk.server_model.names(), timeout=10000)
+
+
+def test_duplicate_copies_secrets_under_the_new_name(qtbot: Any, desk: Any, config_dir: Path) -> None:
+    from app.config.model import ServerEntry
+
+    desk.controller.store.add(
+        ServerEntry(
+            name="api",
+            url="https://api.example/mcp",
+            transport="http",
+            headers={"Authorization": "${secret:Authorization}"},
+        )
+    )
+    desk.controller.save()
+    desk.controller.secrets.set("api", "Authorization", "Bearer t0k3n")
+    qtbot.waitUntil(lambda: "api" in desk.server_model.names())
+    desk.servers.select("api")
+    desk.servers.buttons["duplicate"].click()
+    qtbot.waitUntil(lambda: "api-copy" in desk.server_model.names(), timeout=10000)
+    assert desk.controller.secrets.get("api-copy", "Authorization") == "Bearer t0k3n"
+    assert "t0k3n" not in (config_dir / "servers.json").read_text(encoding="utf-8")
