@@ -6,8 +6,15 @@ Form elicitations arrive with `defaults` already filled from the schema's `defau
 
 from __future__ import annotations
 
+import logging
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
+
+logger = logging.getLogger(__name__)
+
+# Field names come from the server: control characters (ANSI escapes...) must not reach a terminal.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 ElicitAction = Literal["accept", "decline", "cancel"]
 
@@ -69,16 +76,43 @@ def schema_defaults(schema: dict[str, Any] | None) -> dict[str, Any]:
     return out
 
 
+def unmet_by_defaults(schema: dict[str, Any] | None, content: dict[str, Any]) -> list[str]:
+    """Why `content` (the schema's defaults) cannot be sent as the answer: one text per problem,
+    e.g. `day: no default` for a required field without one. `[]` when it validates."""
+    # Imported here: app.forms pulls in jsonschema, which the CLI should only pay for when asked.
+    from app.forms.elicitation import elicitation_form
+
+    problems: list[str] = []
+    for error in elicitation_form(schema).errors(content):
+        where = "/".join(map(str, error.path)) or "answer"
+        if error.keyword == "required" and len(error.path) == 1:
+            problems.append(f"{where}: no default")
+        else:
+            problems.append(f"{where}: {error.message}")
+    return problems
+
+
 class HeadlessHandlers:
-    """For the CLI: accept elicitations with their defaults only when told to; never sample."""
+    """For the CLI: accept elicitations with their defaults only when told to, and only when the
+    defaults make a valid answer (a required field without a default would be rejected by the server,
+    failing the call); never sample."""
 
     def __init__(self, accept_defaults: bool = False) -> None:
         self.accept_defaults = accept_defaults
 
     async def elicit(self, server: str, request: ElicitationRequest) -> ElicitationResponse:
-        if self.accept_defaults and request.mode == "form":
-            return ElicitationResponse("accept", dict(request.defaults))
-        return ElicitationResponse("decline")
+        if not (self.accept_defaults and request.mode == "form"):
+            return ElicitationResponse("decline")
+        content = dict(request.defaults)
+        problems = unmet_by_defaults(request.requested_schema, content)
+        if problems:
+            logger.warning(
+                "%s: declined the request for input: its defaults are not a valid answer (%s)",
+                server,
+                _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", "; ".join(problems)),
+            )
+            return ElicitationResponse("decline")
+        return ElicitationResponse("accept", content)
 
     async def sample(self, server: str, request: SamplingRequest) -> SamplingResponse:
         return SamplingResponse("decline", message="sampling is not available without a person")

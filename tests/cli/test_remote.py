@@ -72,6 +72,16 @@ def test_elicitation_declined_unless_accept_defaults(capsys: pytest.CaptureFixtu
     assert (code, out) == (0, "No booking made: you chose decline.\n")
 
 
+def test_accept_defaults_declines_when_required_fields_have_none(
+    capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    # book_table requires a day and an e-mail address with no default: accepting would fail the call.
+    # (The warning reaches stderr through the CLI's logging set-up; under pytest, caplog holds it.)
+    code, out, _ = run(["call", "demo", "book_table", "--accept-defaults"], capsys)
+    assert (code, out) == (0, "No booking made: you chose decline.\n")
+    assert "day: no default" in caplog.text and "contact_email: no default" in caplog.text
+
+
 @pytest.mark.node
 def test_everything_over_stdio(everything_stdio: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     target = ["--stdio", shlex.join(everything_stdio)]

@@ -56,7 +56,7 @@ def base_tools() -> dict[str, types.Tool]:
             "Changes the tool list",
             {"action": {"type": "string"}, "name": {"type": "string"}, "new_name": {"type": "string"}},
         ),
-        _tool("elicit", "Asks the user something"),
+        _tool("elicit", "Asks the user something", {"also_require": {"type": "string"}}),
         _tool("ask", "2026-07-28: asks through an input_required result"),
         _tool("sample", "Asks the client's model"),
         _tool("roots", "Lists the client's roots"),
@@ -158,6 +158,10 @@ def build_server(extra_tools: int = 0, page_size: int = 0) -> tuple[Server[Any],
                 },
                 "required": ["city"],
             }
+            extra = str(args.get("also_require", ""))
+            if extra:  # a required field without a default: the defaults alone are no valid answer
+                schema["properties"][extra] = {"type": "string"}  # type: ignore[index]
+                schema["required"] = ["city", extra]
             result = await session.send_request(
                 types.ElicitRequest(
                     params=types.ElicitRequestFormParams(message="Where to?", requested_schema=schema)

@@ -287,6 +287,16 @@ async def test_headless_handlers(accept: bool, expected: str) -> None:
         assert (await conn.call_tool("sample")).text().startswith("declined:")
 
 
+async def test_headless_defaults_that_miss_a_required_field_are_declined(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async with connected(sdk_target(), handlers=HeadlessHandlers(accept_defaults=True)) as conn:
+        answer = json.loads((await conn.call_tool("elicit", {"also_require": "country"})).text())
+        assert answer == {"action": "decline", "content": None}
+    assert "country: no default" in caplog.text
+    assert "city" not in caplog.text  # it has a default
+
+
 async def test_roots_and_roots_list_changed(tmp_path: Path) -> None:
     events = Events()
     first, second = tmp_path / "one", tmp_path / "two"
