@@ -431,16 +431,21 @@ def check_initialize(answer: dict[str, Any], elapsed: float, report: Report) -> 
 
 # -------------------------------------------------------------------------------------- HTTP
 
-HTTP_ADVICE = {
-    400: "the server rejected the request: is this an MCP endpoint, and the right transport?",
-    401: "the server wants credentials: put the API key or token in this server's headers "
-    "(as a secret: `mcp-desk secrets set SERVER NAME`, header value `Bearer ${secret:NAME}`)",
-    403: "the credentials were refused or lack permission",
-    404: "nothing at this URL: check the path (often /mcp, or /sse for the SSE transport)",
-    405: "this URL does not take MCP requests this way: check the path and the transport (HTTP or SSE)",
-    406: "the server refused our content types: it may speak the other HTTP transport",
-    415: "the server refused JSON: it may not be an MCP endpoint",
-}
+SECRET_HEADER_HINT = (
+    "store it as a secret: `mcp-desk secrets set SERVER NAME`, header value `Bearer ${secret:NAME}`"
+)
+"""Added to the engine's advice for HTTP 401: how to put a token in the headers without writing it down."""
+
+
+def http_advice(status: int) -> str:
+    # The table lives with the engine's reasons (one wording for the app and the doctor); imported
+    # here, not at the top: this module loads with every CLI command, the engine only when needed.
+    from app.mcp.reasons import http_advice as engine_advice
+
+    advice = engine_advice(status) or "see the HTTP status"
+    if status == 401:
+        advice += f" ({SECRET_HEADER_HINT})"
+    return advice
 
 
 def diagnose_http(target: Target, report: Report) -> bool:
@@ -508,10 +513,7 @@ def check_status(response: Any, report: Report, what: str) -> bool:
     details = [f"HTTP {status} {response.reason_phrase}".rstrip()]
     if response.headers.get("www-authenticate"):
         details.append(f"WWW-Authenticate: {response.headers['www-authenticate'][:300]}")
-    advice = HTTP_ADVICE.get(status) or (
-        "the server had an internal error: see its logs" if status >= 500 else "see the HTTP status"
-    )
-    report.add("fail", what, *details, advice=advice)
+    report.add("fail", what, *details, advice=http_advice(status))
     return False
 
 

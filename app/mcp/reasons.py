@@ -13,15 +13,27 @@ from app.mcp.target import Target
 
 STDERR_LINES_IN_REASON = 3
 
-_HTTP_ADVICE = {
-    400: "the server rejected the request (is this an MCP endpoint, and the right transport?)",
+HTTP_ADVICE: dict[int, str] = {
+    400: "the server rejected the request: is this an MCP endpoint, and the right transport?",
     401: "the server wants credentials: check the API key or token in this server's headers",
     403: "the credentials were refused or lack permission",
     404: "nothing at this URL: check the path (often /mcp, or /sse for the SSE transport)",
-    405: "the URL does not accept MCP requests: check the path and the transport (HTTP or SSE)",
-    406: "the server refused our content types: it may expect the other HTTP transport",
+    405: "this URL does not take MCP requests this way: check the path and the transport (HTTP or SSE)",
+    406: "the server refused our content types: it may speak the other HTTP transport",
+    415: "the server refused JSON: it may not be an MCP endpoint",
     429: "the server is rate limiting: try again later",
 }
+"""What an HTTP error status usually means for an MCP endpoint (the engine's reasons and the doctor)."""
+
+SERVER_ERROR_ADVICE = "the server had an internal error: see its logs"
+
+
+def http_advice(code: int) -> str | None:
+    """Advice for an HTTP error status, or None when there is nothing useful to say."""
+    advice = HTTP_ADVICE.get(code)
+    if advice is None and code >= 500:
+        advice = SERVER_ERROR_ADVICE
+    return advice
 
 
 def leaf(exc: BaseException) -> BaseException:
@@ -73,9 +85,7 @@ def _http_status_reason(obs: Any) -> str | None:
     status = getattr(obs, "last_error", None)
     if status is None:
         return None
-    advice = _HTTP_ADVICE.get(status.code)
-    if advice is None and status.code >= 500:
-        advice = "the server had an internal error: see its logs"
+    advice = http_advice(status.code)
     text = f"HTTP {status.code} {status.reason}".rstrip()
     if advice:
         text += f": {advice}"

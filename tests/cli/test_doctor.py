@@ -111,6 +111,18 @@ def test_http_server_that_wants_a_token(
     assert marks(lines)[-1] == "[FAIL] POST initialize"
     assert '       WWW-Authenticate: Bearer realm="fault-http", error="invalid_token"' in lines
     assert any(line.startswith("       advice: the server wants credentials") for line in lines)
+    assert any("mcp-desk secrets set SERVER NAME" in line for line in lines)
+
+
+def test_http_advice_is_the_engines() -> None:
+    # One table: what the doctor advises for an HTTP status is what the app's reason says.
+    from app.cli.doctor import http_advice
+    from app.mcp.reasons import HTTP_ADVICE, SERVER_ERROR_ADVICE
+
+    for status, advice in HTTP_ADVICE.items():
+        assert http_advice(status).startswith(advice)
+    assert http_advice(503) == SERVER_ERROR_ADVICE
+    assert http_advice(418) == "see the HTTP status"
 
 
 def test_nothing_listening(capsys: pytest.CaptureFixture[str]) -> None:
