@@ -10,6 +10,12 @@ Cold start is measured the same way for both: a fresh `python bench/bench_ui.py 
 process (offscreen Qt, qasync loop) reports the wall-clock moment its main window has painted and
 the event loop has taken one more turn (the window answers input); the parent subtracts the moment
 it started the process. Runs alternate between the two kinds; medians are printed.
+
+"20 servers configured, not connected": the app connects every enabled server right after its
+first paint (`run_gui` calls `MainWindow.start_engine(connect_enabled=True)` then). The desk child
+builds the window as `run_gui` does and stops at that first paint, before the start-up connect;
+and its 20 servers are configured `"disabled": true` as well, so nothing could connect (or fork
+20 server processes on the two cores) even if the child ran on.
 """
 
 from __future__ import annotations
@@ -141,7 +147,7 @@ def child_rss(n: int) -> None:
 # --- parent ----------------------------------------------------------------------------------
 def bench_start(runs: int) -> None:
     with tempfile.TemporaryDirectory() as cfg:
-        _write_servers(cfg, {f"server-{i:02d}": _demo() for i in range(20)})
+        _write_servers(cfg, {f"server-{i:02d}": {**_demo(), "disabled": True} for i in range(20)})
         times: dict[str, list[float]] = {"bare": [], "desk": []}
         cpu: dict[str, list[float]] = {"bare": [], "desk": []}
         for kind in ("bare", "desk"):  # warm-up (writes bytecode, fills the OS file cache); not counted
@@ -167,8 +173,10 @@ def bench_start(runs: int) -> None:
     print(f"  MCP Desk, 20 servers config'd: {desk * 1000:7.0f} ms  (all: {_fmt(times['desk'])})")
     print(f"  ratio: {desk / bare:.2f}  (goal <= 1.5)")
     pairs = sorted(d / b for d, b in zip(times["desk"], times["bare"], strict=True))
-    print(f"  ratio of each back-to-back pair: median {statistics.median(pairs):.2f}, "
-          f"min {pairs[0]:.2f}, max {pairs[-1]:.2f}")
+    print(
+        f"  ratio of each back-to-back pair: median {statistics.median(pairs):.2f}, "
+        f"min {pairs[0]:.2f}, max {pairs[-1]:.2f}"
+    )
     cb, cd = statistics.median(cpu["bare"]), statistics.median(cpu["desk"])
     print(
         f"  CPU time until then (less sensitive to a busy machine): bare {cb * 1000:.0f} ms, "

@@ -47,6 +47,7 @@ class DeskController(QObject):
         self._secrets: Any = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._engine_import: asyncio.Future[Any] | None = None
+        self._held: set[str] = set()  # disconnected by hand before the start-up connect began
 
     # --- configuration ------------------------------------------------------------------------
     def load_config(self) -> None:
@@ -170,6 +171,8 @@ class DeskController(QObject):
         self.manager.connect(name)
 
     async def disconnect_server(self, name: str) -> None:
+        if self.manager is None:
+            self._held.add(name)  # pressed while the engine loads: keep it out of the start-up connect
         if self.manager is not None and self.manager.get(name) is not None:
             await self.manager.disconnect(name)
 
@@ -185,6 +188,24 @@ class DeskController(QObject):
 
     async def connect_enabled(self) -> list[str]:
         names = [e.name for e in self.entries() if not getattr(e, "disabled", False)]
+        await asyncio.gather(*(self.connect_server(n) for n in names))
+        return names
+
+    async def connect_at_start(self) -> list[str]:
+        """Connect every enabled server once the engine is imported, all at once (as Claude
+        Desktop and VS Code do). Returns the names it started.
+
+        The list is read after the import, not before: a server the person removed, disabled or
+        already connected/disconnected by hand while the SDK was loading is left as they chose.
+        """
+        await self.ensure_engine()
+        names = [
+            e.name
+            for e in self.entries()
+            if not getattr(e, "disabled", False)
+            and self.manager.get(e.name) is None
+            and e.name not in self._held
+        ]
         await asyncio.gather(*(self.connect_server(n) for n in names))
         return names
 

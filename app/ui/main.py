@@ -24,7 +24,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument(
         "--smoke-test",
         action="store_true",
-        help="connect every enabled server, print one line each, and exit",
+        help="wait for every enabled server to connect, print one line each, and exit",
     )
     p.add_argument(
         "--screenshot", metavar="FILE.png", help="like --smoke-test, then save a picture of the window"
@@ -88,9 +88,12 @@ async def _main(app: Any, args: argparse.Namespace, headless: bool) -> int:
         if not window.isVisible():
             print("the window did not come up", file=sys.stderr)
             return 1
-    window.start_engine()
+    # Right after the first paint: the engine imports in a worker thread, then every enabled
+    # server connects in the background (the window answers input all along).
+    connecting = window.start_engine(connect_enabled=True)
+    assert connecting is not None
     if headless:
-        code = await smoke(window, controller, args)
+        code = await smoke(window, controller, args, connecting)
         await controller.shutdown()
         window.hide()
         window.deleteLater()
@@ -100,9 +103,12 @@ async def _main(app: Any, args: argparse.Namespace, headless: bool) -> int:
     return 0
 
 
-async def smoke(window: Any, controller: Any, args: argparse.Namespace) -> int:
-    """Connect every enabled server, wait (bounded) for each to settle, print one line each."""
-    names = await controller.connect_enabled()
+async def smoke(
+    window: Any, controller: Any, args: argparse.Namespace, connecting: asyncio.Task[list[str]]
+) -> int:
+    """Wait for the start-up connect of every enabled server, then (bounded) for each to settle;
+    print one line each."""
+    names = await connecting
 
     async def settle(name: str) -> tuple[str, str]:
         conn = controller.connection(name)

@@ -30,7 +30,7 @@ from app.ui.controller import DeskController
 from app.ui.dock import BottomDock
 from app.ui.models.history import HistoryEntry
 from app.ui.models.log import LogRow, TrafficRow
-from app.ui.models.servers import FAILED, READY, ServerListModel, ServerRow
+from app.ui.models.servers import CONNECTING, FAILED, IDLE, READY, ServerListModel, ServerRow
 from app.ui.safe_text import confirm_and_open, plain_label, plain_tooltip
 
 if TYPE_CHECKING:
@@ -44,9 +44,9 @@ GUIDE = (
     "Welcome to MCP Desk.\n\n"
     "MCP servers give AI apps tools: search the web, read files, query a database. "
     "Here you can try them yourself.\n\n"
-    "1.  Pick a server on the left (the “demo” server is already there).\n"
-    "2.  Press Connect. Its tools appear in the middle.\n"
-    "3.  Choose a tool, fill in the form, and press Run (Ctrl+Enter).\n\n"
+    "1.  The “demo” server on the left is connecting by itself: MCP Desk connects every "
+    "enabled server when it starts. Its tools appear in the middle.\n"
+    "2.  Choose a tool, fill in the form, and press Run (Ctrl+Enter).\n\n"
     "To add your own server, press “Add server…”: type a command or a URL, or paste the JSON "
     "snippet from the server's README. API keys you enter are kept in your system's keychain."
 )
@@ -304,10 +304,30 @@ class MainWindow(QMainWindow):
             # Let this paint reach the screen before the SDK import takes the thread.
             QTimer.singleShot(0, self.first_painted.emit)
 
-    def start_engine(self) -> None:
+    def start_engine(self, *, connect_enabled: bool = False) -> asyncio.Task[list[str]] | None:
+        """Import the engine in a worker thread (returns at once). With `connect_enabled`, every
+        enabled server then connects in the background; the task's result is their names."""
         from app.ui.requests import GuiHandlers
 
         self.controller.start_engine(GuiHandlers(self))
+        if not connect_enabled:
+            return None
+        # Say "connecting…" at once: the SDK import comes first and takes a moment.
+        for row in list(self.server_model._rows):
+            if not row.disabled and row.state == IDLE:
+                self.server_model.update_state(row.name, CONNECTING, "")
+        self._update_empty_state()
+        task = self.controller.spawn(self.controller.connect_at_start(), on_error=self._show_error)
+        task.add_done_callback(lambda t: None if t.cancelled() else self._settle_start_rows())
+        return task
+
+    def _settle_start_rows(self) -> None:
+        """Rows marked connecting at start that the start-up connect did not take (removed,
+        disabled or disconnected meanwhile, or it failed early) go back to idle."""
+        for row in list(self.server_model._rows):
+            if row.state == CONNECTING and self.controller.connection(row.name) is None:
+                self.server_model.update_state(row.name, IDLE, "")
+        self._update_empty_state()
 
     # --- servers ------------------------------------------------------------------------------
     @Slot()
@@ -571,6 +591,8 @@ class MainWindow(QMainWindow):
                 "The Log tab below shows what the server printed."
             )
             self.overview_reason.show()
+        elif row.state == CONNECTING:
+            self.catalog.empty.setText(f"Connecting to {server}… its tools will appear here.")
         elif row.state != READY:
             self.catalog.empty.setText(f"{server} is not connected. Press Connect to see its tools.")
         else:

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.qt_log_ignore("This plugin does not support")
 def test_first_run_shows_demo_and_guide(desk: Any) -> None:
     assert desk.server_model.names() == ["demo"]
     assert desk.right.currentWidget() is desk.guide
-    assert "Press Connect" in desk.guide_text.text()
+    assert "connecting by itself" in desk.guide_text.text()
 
 
 def test_add_server_connect_run_echo(qtbot: Any, desk: Any) -> None:

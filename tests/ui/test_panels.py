@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -116,13 +117,13 @@ def test_window_remembers_splitters_selection_and_geometry(qtbot: Any, aloop: An
 def test_smoke_test_command(tmp_path: Path) -> None:
     cfg = tmp_path / "smoke"
     cfg.mkdir()
-    (cfg / "servers.json").write_text(
-        '{{"mcpServers": {{"demo": {{"command": "{}", "args": ["-m", "app", "demo-server"]}},'
-        ' "broken": {{"command": "no-such-command-mcp-desk"}}}}}}'.format(
-            sys.executable.replace("\\", "\\\\")
-        ),
-        encoding="utf-8",
-    )
+    demo = {"command": sys.executable, "args": ["-m", "app", "demo-server"]}
+    servers = {
+        "demo": demo,
+        "broken": {"command": "no-such-command-mcp-desk"},
+        "resting": {**demo, "disabled": True},
+    }
+    (cfg / "servers.json").write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     shot = tmp_path / "main.png"
     out = subprocess.run(
@@ -134,6 +135,7 @@ def test_smoke_test_command(tmp_path: Path) -> None:
     )
     assert out.returncode == 0, out.stderr
     lines = sorted(out.stdout.strip().splitlines())
+    assert len(lines) == 2, lines  # the disabled server is not connected, so not reported
     assert lines[0].startswith("broken: failed: "), lines
     assert lines[1].startswith("demo: ready, ") and lines[1].endswith(" tools"), lines
     assert shot.stat().st_size > 10_000
