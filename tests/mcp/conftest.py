@@ -1,10 +1,10 @@
-"""Shared helpers for the engine tests: real servers, an event collector, and waits with timeouts."""
+"""Shared helpers for the engine tests: real servers to connect to (events are collected with
+`tests.servers.harness.EventLog`)."""
 
 from __future__ import annotations
 
-import asyncio
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from app.mcp.connection import ServerConnection
-from app.mcp.events import Event
 from app.mcp.target import Target
+from tests.servers.harness import EventLog
 from tests.servers.process import TOKEN_VAR, new_token
 
 REPO = Path(__file__).resolve().parents[2]
@@ -25,32 +25,6 @@ EXPECTED_VERSION = {"legacy": "2025-11-25", "auto": "2026-07-28", "2026-07-28": 
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"  # the engine is asyncio (qasync in the GUI)
-
-
-class Events:
-    """Collects events from a sink; `wait_for` waits on a condition without fixed sleeps."""
-
-    def __init__(self) -> None:
-        self.items: list[Event] = []
-        self._changed = asyncio.Event()
-
-    def __call__(self, event: Event) -> None:
-        self.items.append(event)
-        self._changed.set()
-
-    def of(self, kind: type[Any]) -> list[Any]:
-        return [e for e in self.items if isinstance(e, kind)]
-
-    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 10.0) -> Any:
-        async def loop() -> Any:
-            while True:
-                value = predicate()
-                if value:
-                    return value
-                self._changed.clear()
-                await self._changed.wait()
-
-        return await asyncio.wait_for(loop(), timeout)
 
 
 def sdk_target(
@@ -84,7 +58,7 @@ def demo_target(name: str = "demo", mode: str = "legacy", **kw: Any) -> Target:
 
 @asynccontextmanager
 async def connected(
-    target: Target, events: Events | None = None, **kw: Any
+    target: Target, events: EventLog | None = None, **kw: Any
 ) -> AsyncIterator[ServerConnection]:
     conn = ServerConnection(target, sink=events, **kw)
     conn.start()

@@ -123,6 +123,8 @@ def build_server(extra_tools: int = 0, page_size: int = 0) -> tuple[Server[Any],
                 await session.report_progress(i + 1, steps, f"step {i + 1}")
             return _text("done")
         if name == "hang":
+            # Tests cancel once they see this line: a cancel sent earlier may overtake the call.
+            print("hang: started", file=sys.stderr, flush=True)
             try:
                 await anyio.sleep_forever()
             finally:

@@ -30,7 +30,8 @@ from app.mcp.handlers import (
 from app.mcp.results import CallFailed, CallTimedOut, NotConnected, ToolGone
 from app.mcp.stdio import group_alive
 from app.mcp.target import Target
-from tests.mcp.conftest import EXPECTED_VERSION, MODES, Events, connected, sdk_target
+from tests.mcp.conftest import EXPECTED_VERSION, MODES, connected, sdk_target
+from tests.servers.harness import EventLog
 from tests.servers.process import wait_no_processes
 
 pytestmark = pytest.mark.anyio
@@ -38,7 +39,7 @@ pytestmark = pytest.mark.anyio
 
 @pytest.mark.parametrize("mode", [*MODES, "2026-07-28"])  # the last: a version pin, no probe
 async def test_states_and_server_info(mode: str) -> None:
-    events = Events()
+    events = EventLog()
     conn = ServerConnection(sdk_target(mode=mode), sink=events)
     assert conn.state == ConnectionState.IDLE
     conn.start()
@@ -108,7 +109,7 @@ async def test_results_tool_error_and_failed_call_stay_distinct(mode: str) -> No
 
 @pytest.mark.parametrize("mode", MODES)
 async def test_progress_events(mode: str) -> None:
-    events = Events()
+    events = EventLog()
     async with connected(sdk_target(mode=mode), events) as conn:
         result = await conn.call_tool("slow", {"steps": 4, "delay": 0.01}, call_id="c1")
         assert result.text() == "done"
@@ -141,12 +142,10 @@ async def test_progress_extends_the_timeout() -> None:
 @pytest.mark.parametrize("mode", MODES)
 async def test_cancelling_the_caller_cancels_on_the_server(mode: str, tmp_path: Path) -> None:
     marker = tmp_path / "cancelled"
-    events = Events()
+    events = EventLog()
     async with connected(sdk_target(mode=mode), events) as conn:
         task = asyncio.create_task(conn.call_tool("hang", {"marker": str(marker)}))
-        await events.wait_for(
-            lambda: any(t.message.get("method") == "tools/call" for t in events.of(Traffic))
-        )
+        await events.wait_until(lambda: any(e.text == "hang: started" for e in events.of(LogLine)))
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
@@ -157,7 +156,7 @@ async def test_cancelling_the_caller_cancels_on_the_server(mode: str, tmp_path: 
 
 @pytest.mark.parametrize("mode", MODES)
 async def test_list_changed_burst_is_debounced_into_one_or_two_refreshes(mode: str) -> None:
-    events = Events()
+    events = EventLog()
     async with connected(sdk_target(mode=mode), events) as conn:
         assert conn.refresh_counts["tools"] == 1
         assert [e.kind for e in events.of(CatalogChanged)] == [
@@ -166,10 +165,10 @@ async def test_list_changed_burst_is_debounced_into_one_or_two_refreshes(mode: s
             "resource_templates",
             "prompts",
         ]
-        events.items.clear()
+        events.events.clear()
         await conn.call_tool("mutate", {"action": "add", "name": "fresh"})
         await conn.call_tool("burst", {"count": 100})
-        changed = await events.wait_for(lambda: [e for e in events.of(CatalogChanged) if e.kind == "tools"])
+        changed = await events.wait_until(lambda: [e for e in events.of(CatalogChanged) if e.kind == "tools"])
         assert changed[0].diff.added == ("fresh",)
         assert "fresh" in conn.catalog.tools
         assert 2 <= conn.refresh_counts["tools"] <= 3  # the initial listing + one or two refreshes
@@ -177,7 +176,7 @@ async def test_list_changed_burst_is_debounced_into_one_or_two_refreshes(mode: s
 
 @pytest.mark.parametrize("mode", MODES)
 async def test_catalog_diff_reports_changed_description(mode: str) -> None:
-    events = Events()
+    events = EventLog()
     async with connected(sdk_target(mode=mode), events) as conn:
         await conn.call_tool("mutate", {"action": "describe", "name": "echo"})
         await conn.call_tool("mutate", {"action": "remove", "name": "fail"})
@@ -222,7 +221,7 @@ async def test_json_rpc_error_is_a_failed_call(mode: str) -> None:
 
 
 async def test_resources_prompts_completion_ping_and_log_level() -> None:
-    events = Events()
+    events = EventLog()
     async with connected(sdk_target(), events) as conn:
         read = await conn.read_resource("mem://a")
         assert read["contents"][0]["text"] == "content of mem://a"
@@ -232,7 +231,7 @@ async def test_resources_prompts_completion_ping_and_log_level() -> None:
         assert await conn.ping() > 0
         await conn.subscribe_resource("mem://a")
         await conn.call_tool("touch", {"uri": "mem://a"})
-        updated = await events.wait_for(lambda: events.of(ResourceUpdated))
+        updated = await events.wait_until(lambda: events.of(ResourceUpdated))
         assert updated[0].uri == "mem://a"
         await conn.unsubscribe_resource("mem://a")
         with pytest.raises(CallFailed):
@@ -240,14 +239,14 @@ async def test_resources_prompts_completion_ping_and_log_level() -> None:
 
 
 async def test_modern_resource_subscription_goes_through_listen() -> None:
-    events = Events()
+    events = EventLog()
     async with connected(sdk_target(mode="auto"), events) as conn:
         assert conn.protocol_version == "2026-07-28"
         await conn.subscribe_resource("mem://b")  # returns once the server acknowledged the new stream
         sent = [t.message for t in events.of(Traffic) if t.direction == "out"]
         assert any(m.get("method") == "subscriptions/listen" and "mem://b" in json.dumps(m) for m in sent)
         await conn.call_tool("touch", {"uri": "mem://b"})
-        updated = await events.wait_for(lambda: events.of(ResourceUpdated))
+        updated = await events.wait_until(lambda: events.of(ResourceUpdated))
         assert updated[0].uri == "mem://b"
 
 
@@ -298,7 +297,7 @@ async def test_headless_defaults_that_miss_a_required_field_are_declined(
 
 
 async def test_roots_and_roots_list_changed(tmp_path: Path) -> None:
-    events = Events()
+    events = EventLog()
     first, second = tmp_path / "one", tmp_path / "two"
     async with connected(sdk_target(roots=(str(first),)), events) as conn:
         assert json.loads((await conn.call_tool("roots")).text()) == [first.as_uri()]
@@ -310,13 +309,13 @@ async def test_roots_and_roots_list_changed(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("mode", MODES)
 async def test_server_log_messages_and_stderr_lines(mode: str) -> None:
-    events = Events()
+    events = EventLog()
     target = sdk_target("logs", mode, "--stderr-banner", "booting up")
     async with connected(target, events) as conn:
         await conn.call_tool("log", {"level": "warning", "text": "careful"})
         await conn.call_tool("stderr", {"text": "a line on stderr"})
-        await events.wait_for(lambda: any(e.text == "a line on stderr" for e in events.of(LogLine)))
-        await events.wait_for(lambda: any(e.source == "server" for e in events.of(LogLine)))
+        await events.wait_until(lambda: any(e.text == "a line on stderr" for e in events.of(LogLine)))
+        await events.wait_until(lambda: any(e.source == "server" for e in events.of(LogLine)))
         lines = events.of(LogLine)
         server = [e for e in lines if e.source == "server"]
         assert server[0].level == "warning" and server[0].text == "[test] careful"
@@ -325,7 +324,7 @@ async def test_server_log_messages_and_stderr_lines(mode: str) -> None:
 
 
 async def test_traffic_is_recorded_with_secrets_masked() -> None:
-    events = Events()
+    events = EventLog()
     target = sdk_target(secret_values=frozenset({"hunter2-secret"}), env={"API_KEY": "hunter2-secret"})
     async with connected(target, events) as conn:
         await conn.call_tool("echo", {"text": "my key is hunter2-secret"})
@@ -338,12 +337,12 @@ async def test_traffic_is_recorded_with_secrets_masked() -> None:
 
 
 async def test_crash_mid_call_fails_the_call_and_the_connection(token: str) -> None:
-    events = Events()
+    events = EventLog()
     async with connected(sdk_target(token=token), events) as conn:
         with pytest.raises(CallFailed) as failure:
             await conn.call_tool("exit", {"code": 3})
         assert str(failure.value) == "calling exit failed: the connection to the server was lost"
-        await events.wait_for(lambda: conn.state == ConnectionState.FAILED)
+        await events.wait_until(lambda: conn.state == ConnectionState.FAILED)
         assert conn.reason is not None and "exited with code 3" in conn.reason
         assert conn.was_ready
         with pytest.raises(NotConnected):
@@ -502,7 +501,7 @@ async def test_concurrent_calls_from_many_tasks(mode: str) -> None:
 
 async def test_a_malformed_tool_is_left_out_not_fatal() -> None:
     # The SDK server refuses to send a malformed tool, so the page is handed over directly.
-    events = Events()
+    events = EventLog()
     async with connected(sdk_target(mode="auto"), events) as conn:
         page = {
             "tools": [

@@ -17,7 +17,7 @@ from app.mcp.handlers import ElicitationRequest, ElicitationResponse, SamplingRe
 from app.mcp.results import CallTimedOut
 from app.mcp.target import Target
 from tests.conftest import skip_or_fail
-from tests.mcp.conftest import Events
+from tests.servers.harness import EventLog
 from tests.servers.process import TOKEN_VAR, wait_no_processes
 
 pytestmark = [pytest.mark.anyio, pytest.mark.node]
@@ -61,7 +61,9 @@ def everything_target(kind: str, token: str, **kw: Any) -> Iterator[Target]:
 
 
 @asynccontextmanager
-async def connect(target: Target, events: Events | None = None, **kw: Any) -> AsyncIterator[ServerConnection]:
+async def connect(
+    target: Target, events: EventLog | None = None, **kw: Any
+) -> AsyncIterator[ServerConnection]:
     conn = ServerConnection(target, sink=events, **kw)
     conn.start()
     try:
@@ -73,7 +75,7 @@ async def connect(target: Target, events: Events | None = None, **kw: Any) -> As
 
 @pytest.mark.parametrize("kind", KINDS)
 async def test_catalog_and_calls(kind: str, token: str) -> None:
-    events = Events()
+    events = EventLog()
     with everything_target(kind, token) as target:
         async with connect(target, events) as conn:
             assert conn.protocol_version == "2025-11-25"  # a handshake-era server: auto falls back
@@ -108,7 +110,7 @@ async def test_catalog_and_calls(kind: str, token: str) -> None:
 
 @pytest.mark.parametrize("kind", ["stdio-legacy", "http"])
 async def test_timeout_tells_the_server_and_the_connection_survives(kind: str, token: str) -> None:
-    events = Events()
+    events = EventLog()
     with everything_target(kind, token) as target:
         async with connect(target, events) as conn:
             with pytest.raises(CallTimedOut):

@@ -14,7 +14,8 @@ from app.mcp.events import CatalogChanged, ConnectionState, Traffic
 from app.mcp.manager import ConnectionManager
 from app.mcp.results import CallFailed
 from app.mcp.target import Target
-from tests.mcp.conftest import EXPECTED_VERSION, MODES, SDK_SERVER, Events
+from tests.mcp.conftest import EXPECTED_VERSION, MODES, SDK_SERVER
+from tests.servers.harness import EventLog
 from tests.servers.process import ServerProcess
 
 pytestmark = pytest.mark.anyio
@@ -31,7 +32,7 @@ def http_server(*extra: str) -> Iterator[str]:
 
 @pytest.mark.parametrize("mode", MODES)
 async def test_both_eras_over_streamable_http(mode: str) -> None:
-    events = Events()
+    events = EventLog()
     manager = ConnectionManager(sink=events)
     with http_server("--extra-tools", "30", "--page-size", "8", "--require-token", TOKEN) as url:
         target = Target(
@@ -49,10 +50,10 @@ async def test_both_eras_over_streamable_http(mode: str) -> None:
             assert conn.protocol_version == EXPECTED_VERSION[mode]
             assert len(conn.catalog.tools) == 48
             assert (await conn.call_tool("echo", {"text": "over http"})).text() == "echo: over http"
-            events.items.clear()
+            events.events.clear()
             await conn.call_tool("mutate", {"action": "add", "name": "web_fresh"})
             await conn.call_tool("burst", {"count": 50})
-            changed = await events.wait_for(
+            changed = await events.wait_until(
                 lambda: [e for e in events.of(CatalogChanged) if e.kind == "tools"]
             )
             assert changed[0].diff.added == ("web_fresh",)
@@ -106,7 +107,7 @@ def _free_port() -> int:
 async def test_http_server_restart_is_reconnected(mode: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("app.mcp.manager.BACKOFF_FIRST", 0.05)
     monkeypatch.setattr("app.mcp.manager.BACKOFF_MAX", 0.5)
-    events = Events()
+    events = EventLog()
     port = _free_port()
     argv = [sys.executable, str(SDK_SERVER), "--http", "--port", str(port)]
     manager = ConnectionManager(sink=events)
@@ -121,12 +122,12 @@ async def test_http_server_restart_is_reconnected(mode: str, monkeypatch: pytest
         server.stop()
         with pytest.raises(CallFailed):
             await conn.call_tool("echo", {"text": "x"})
-        await events.wait_for(lambda: conn.state == ConnectionState.FAILED)
+        await events.wait_until(lambda: conn.state == ConnectionState.FAILED)
         assert conn.reason is not None and conn.reason.startswith("connection lost")
         # While it is down the manager keeps trying; once it is back, the connection is too.
         server = ServerProcess(argv).start()
         await asyncio.to_thread(server.wait_listening, 30)
-        await events.wait_for(lambda: conn.state == ConnectionState.READY, timeout=30)
+        await events.wait_until(lambda: conn.state == ConnectionState.READY, timeout=30)
         assert (await conn.call_tool("echo", {"text": "back"})).text() == "echo: back"
     finally:
         await manager.shutdown()

@@ -13,8 +13,8 @@ from app.mcp.events import CatalogChanged, ConnectionState, Progress
 from app.mcp.events import ResourceUpdated as ResourceUpdatedEvent
 from app.mcp.handlers import ElicitationRequest, ElicitationResponse, SamplingRequest, SamplingResponse
 from app.mcp.target import Target
-from tests.mcp.conftest import Events
 from tests.mcp.sdk_server import build_server
+from tests.servers.harness import EventLog
 
 pytestmark = pytest.mark.anyio
 
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.anyio
 TARGET = Target(name="inproc", transport="stdio", command="unused", mode="auto")
 
 
-async def _connect(events: Events, **kw: object) -> tuple[ServerConnection, object]:
+async def _connect(events: EventLog, **kw: object) -> tuple[ServerConnection, object]:
     server, bus = build_server(**kw)  # type: ignore[arg-type]
     conn = ServerConnection(TARGET, sink=events, server=server)
     conn.start()
@@ -31,7 +31,7 @@ async def _connect(events: Events, **kw: object) -> tuple[ServerConnection, obje
 
 
 async def test_modern_era_in_process() -> None:
-    events = Events()
+    events = EventLog()
     conn, _ = await _connect(events, extra_tools=120, page_size=10)
     try:
         assert conn.protocol_version == "2026-07-28"
@@ -48,30 +48,30 @@ async def test_modern_era_in_process() -> None:
 
 
 async def test_listen_events_refresh_debounced() -> None:
-    events = Events()
+    events = EventLog()
     conn, bus = await _connect(events)
     try:
-        events.items.clear()
+        events.events.clear()
         before = conn.refresh_counts["tools"]
         await conn.call_tool("mutate", {"action": "add", "name": "late"})
         for _ in range(100):
             await bus.publish(ToolsListChanged())  # type: ignore[attr-defined]
         await bus.publish(PromptsListChanged())  # type: ignore[attr-defined]
-        changed = await events.wait_for(lambda: [e for e in events.of(CatalogChanged) if e.kind == "tools"])
+        changed = await events.wait_until(lambda: [e for e in events.of(CatalogChanged) if e.kind == "tools"])
         assert changed[0].diff.added == ("late",)
-        await events.wait_for(lambda: conn.refresh_counts["prompts"] >= 2)
+        await events.wait_until(lambda: conn.refresh_counts["prompts"] >= 2)
         assert 1 <= conn.refresh_counts["tools"] - before <= 2
     finally:
         await conn.stop()
 
 
 async def test_resource_updates_through_listen() -> None:
-    events = Events()
+    events = EventLog()
     conn, bus = await _connect(events)
     try:
         await conn.subscribe_resource("mem://a")  # returns once the server acknowledged it
         await bus.publish(ResourceUpdated(uri="mem://a"))  # type: ignore[attr-defined]
-        await events.wait_for(lambda: events.of(ResourceUpdatedEvent))
+        await events.wait_until(lambda: events.of(ResourceUpdatedEvent))
         assert events.of(ResourceUpdatedEvent)[0].uri == "mem://a"
     finally:
         await conn.stop()

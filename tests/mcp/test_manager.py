@@ -10,7 +10,8 @@ import pytest
 from app.mcp.events import ConnectionState, StateChanged
 from app.mcp.manager import ConnectionManager
 from app.mcp.target import Target
-from tests.mcp.conftest import Events, demo_target, sdk_target
+from tests.mcp.conftest import demo_target, sdk_target
+from tests.servers.harness import EventLog
 from tests.servers.process import TOKEN_VAR, wait_no_processes
 
 pytestmark = pytest.mark.anyio
@@ -29,7 +30,7 @@ def hanging_target(token: str, name: str = "hangs") -> Target:
 
 
 async def test_a_hanging_server_does_not_delay_another(token: str) -> None:
-    events = Events()
+    events = EventLog()
     manager = ConnectionManager(sink=events)
     manager.set_target(hanging_target(token))
     manager.set_target(sdk_target("good", token=token))
@@ -65,7 +66,7 @@ async def test_dropped_connection_reconnects_but_config_failure_does_not(
     token: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("app.mcp.manager.BACKOFF_FIRST", 0.05)
-    events = Events()
+    events = EventLog()
     manager = ConnectionManager(sink=events)
     manager.set_target(sdk_target("drops", token=token))
     manager.set_target(Target(name="broken", transport="stdio", command="no-such-command-mcp-desk"))
@@ -79,7 +80,7 @@ async def test_dropped_connection_reconnects_but_config_failure_does_not(
         def states(name: str) -> list[ConnectionState]:
             return [e.state for e in events.of(StateChanged) if e.server == name]
 
-        await events.wait_for(lambda: states("drops").count(ConnectionState.READY) >= 2, timeout=30)
+        await events.wait_until(lambda: states("drops").count(ConnectionState.READY) >= 2, timeout=30)
         assert states("drops") == [
             ConnectionState.CONNECTING,
             ConnectionState.READY,

@@ -12,7 +12,8 @@ from app.mcp.masking import MASK, mask_text, scrub
 from app.mcp.target import Target, target_from_command_line, target_from_config
 from app.secrets.resolve import MissingSecretError
 from app.secrets.store import SecretStore
-from tests.mcp.conftest import SDK_SERVER, Events, connected
+from tests.mcp.conftest import SDK_SERVER, connected
+from tests.servers.harness import EventLog
 
 
 def test_target_from_config_resolves_secrets_and_applies_settings() -> None:
@@ -89,7 +90,7 @@ def test_masking() -> None:
 @pytest.mark.anyio
 async def test_child_environment_is_the_allowlist_plus_the_entry(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MCP_DESK_SHOULD_NOT_LEAK", "leaked")
-    events = Events()
+    events = EventLog()
     # The stderr tool prints whatever we pass; the child prints its own environment at start.
     code = (
         "import os, sys, runpy; "

@@ -4,6 +4,7 @@ targets for the fault servers, and a check that nothing (task or process) is lef
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
@@ -16,8 +17,12 @@ FAULTS_DIR = Path(__file__).resolve().parent / "faults"
 STDIO_FAULT = FAULTS_DIR / "stdio_fault.py"
 
 
+POLL = 0.05
+
+
 class EventLog:
-    """A sink that keeps every event and lets a test wait for one (no sleeps)."""
+    """A sink that keeps every event and lets a test wait for one, or for a condition (no sleeps).
+    The one event collector of the engine tests (tests/mcp) and the fault tests."""
 
     def __init__(self) -> None:
         self.events: list[Any] = []
@@ -30,6 +35,10 @@ class EventLog:
     def of(self, kind: type, server: str | None = None) -> list[Any]:
         return [e for e in self.events if isinstance(e, kind) and (server is None or e.server == server)]
 
+    async def _next_change(self) -> None:
+        self._changed.clear()
+        await self._changed.wait()
+
     async def wait_for(self, predicate: Callable[[Any], bool], timeout: float, *, since: int = 0) -> Any:
         """The first event from index `since` on for which `predicate` is true; TimeoutError otherwise."""
         async with asyncio.timeout(timeout):
@@ -39,8 +48,18 @@ class EventLog:
                     if predicate(event):
                         return event
                 seen = len(self.events)
-                self._changed.clear()
-                await self._changed.wait()
+                await self._next_change()
+
+    async def wait_until(self, condition: Callable[[], Any], timeout: float = 10.0) -> Any:
+        """`condition()`'s first truthy value; TimeoutError otherwise. Checked after each event, and
+        every `POLL` seconds too: a condition on the connection's state (a refresh count...) may
+        become true without an event of its own."""
+        async with asyncio.timeout(timeout):
+            while not (value := condition()):
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(POLL):
+                        await self._next_change()
+            return value
 
 
 def stdio_fault_target(
