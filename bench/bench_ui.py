@@ -56,6 +56,11 @@ def _demo() -> dict[str, Any]:
 
 # --- children --------------------------------------------------------------------------------
 def child_start(kind: str) -> None:
+    if kind == "desk":
+        # As run_gui does: the Qt-free config modules are imported before Qt.
+        from app.ui.main import preload_core
+
+        preload_core()
     import asyncio
 
     import qasync

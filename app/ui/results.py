@@ -36,7 +36,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.safe_text import SafeMarkdownView, plain_label
+from app.ui.markdown_view import SafeMarkdownView
+from app.ui.safe_text import plain_label
 
 logger = logging.getLogger(__name__)
 

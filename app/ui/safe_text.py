@@ -2,18 +2,17 @@
 
 Servers are untrusted: their descriptions and results may hold HTML, `javascript:` links or
 remote images (tracking pixels). Plain text is the default everywhere. The optional Markdown view
-loads no resources at all (no remote or local images) and opens a link only after showing the
-person the full URL and getting a yes; only http, https and mailto links are ever opened.
+(`app.ui.markdown_view`) loads no resources at all (no remote or local images) and opens a link
+only after showing the person the full URL and getting a yes; only http, https and mailto links
+are ever opened.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
 
-from PySide6.QtCore import QUrl, Signal, Slot
-from PySide6.QtGui import QDesktopServices, QTextDocument
-from PySide6.QtWidgets import QLabel, QTextBrowser, QWidget
+from PySide6.QtCore import QUrl
+from PySide6.QtWidgets import QLabel, QWidget
 
 logger = logging.getLogger(__name__)
 
@@ -40,35 +39,6 @@ def plain_label(text: str = "", parent: QWidget | None = None, *, wrap: bool = T
     return label
 
 
-class SafeMarkdownView(QTextBrowser):
-    """A Markdown viewer that fetches nothing and asks before opening a link.
-
-    Signals:
-        link_requested(url): the person clicked a link (the window asks before opening it).
-    """
-
-    link_requested = Signal(QUrl)
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setOpenLinks(False)
-        self.setOpenExternalLinks(False)
-        self.anchorClicked.connect(self._clicked)
-
-    def loadResource(self, type_: int, name: QUrl | str) -> Any:
-        # Images and style sheets referenced by server text are never fetched or read from disk.
-        return None
-
-    def set_markdown(self, text: str) -> None:
-        # Raw HTML inside Markdown is not rendered: MarkdownNoHTML keeps it as literal text.
-        features = QTextDocument.MarkdownFeature
-        self.document().setMarkdown(text, features.MarkdownDialectGitHub | features.MarkdownNoHTML)
-
-    @Slot(QUrl)
-    def _clicked(self, url: QUrl) -> None:
-        self.link_requested.emit(url)
-
-
 def is_openable(url: QUrl) -> bool:
     return url.isValid() and url.scheme().lower() in OPENABLE_SCHEMES
 
@@ -91,5 +61,7 @@ async def confirm_and_open(parent: QWidget | None, url: QUrl) -> bool:
         parent, "Open link?", f"Open this address in your web browser?\n\n{text}", yes="Open", no="Cancel"
     )
     if ok:
+        from PySide6.QtGui import QDesktopServices
+
         QDesktopServices.openUrl(url)
     return ok

@@ -11,12 +11,10 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QByteArray, QModelIndex, QSettings, Qt, QTimer, QUrl, Signal, Slot
-from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QPaintEvent, QPixmap, QShortcut
+from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QPaintEvent, QShortcut
 from PySide6.QtWidgets import (
-    QDialog,
     QDockWidget,
     QMainWindow,
-    QMessageBox,
     QPushButton,
     QSplitter,
     QStackedWidget,
@@ -27,13 +25,12 @@ from PySide6.QtWidgets import (
 from app.ui.bridge import EngineBridge
 from app.ui.catalog_panel import KINDS, CatalogPanel, item_from
 from app.ui.controller import DeskController
-from app.ui.dock import BottomDock
-from app.ui.models.history import HistoryEntry
-from app.ui.models.log import LogRow, TrafficRow
 from app.ui.models.servers import CONNECTING, FAILED, IDLE, READY, ServerListModel, ServerRow
 from app.ui.safe_text import confirm_and_open, plain_label, plain_tooltip
 
 if TYPE_CHECKING:
+    from app.ui.dock import BottomDock
+    from app.ui.models.history import HistoryEntry
     from app.ui.resource_panel import PromptPanel, ResourcePanel
     from app.ui.results import ResultView
     from app.ui.tool_panel import ToolPanel
@@ -72,6 +69,8 @@ def icon_from_server(icons: list[Any]) -> QIcon | None:
     so a server cannot learn when someone looks at its entry."""
     import base64
     import binascii
+
+    from PySide6.QtGui import QPixmap
 
     for spec in icons:
         src = str(spec.get("src", "")) if isinstance(spec, dict) else ""
@@ -164,10 +163,12 @@ class MainWindow(QMainWindow):
         self.splitter.setSizes([240, 300, 660])
         self.setCentralWidget(self.splitter)
 
-        self.bottom = BottomDock()
+        # The dock's Log/Traffic/History tabs are filled in just after the first paint (or when
+        # first needed): nothing reaches them before the engine starts, which is later still.
+        self._bottom: BottomDock | None = None
         self.dock = QDockWidget("Log and traffic", self)
         self.dock.setObjectName("bottomDock")
-        self.dock.setWidget(self.bottom)
+        self.dock.setWidget(QWidget())
         self.dock.setFeatures(
             QDockWidget.DockWidgetFeature.DockWidgetMovable
             | QDockWidget.DockWidgetFeature.DockWidgetFloatable
@@ -246,8 +247,27 @@ class MainWindow(QMainWindow):
         self.servers.add_requested.connect(self.add_server)
         self.servers.selection_changed.connect(self.on_server_selected)
         self.catalog.item_selected.connect(self.on_item_selected)
-        self.bottom.history_selected.connect(self.show_history)
-        self.bottom.rerun_requested.connect(self.rerun_history)
+        self.first_painted.connect(self._after_first_paint)
+
+    # --- built after the first paint, or on first use ------------------------------------------
+    @property
+    def bottom(self) -> BottomDock:
+        if self._bottom is None:
+            from app.ui.dock import BottomDock
+
+            b = self._bottom = BottomDock()
+            b.history_selected.connect(self.show_history)
+            b.rerun_requested.connect(self.rerun_history)
+            b.set_servers(self.server_model.names())
+            old = self.dock.widget()
+            self.dock.setWidget(b)
+            old.deleteLater()
+        return self._bottom
+
+    @Slot()
+    def _after_first_paint(self) -> None:
+        # One loop turn later: the painted window answers input first.
+        QTimer.singleShot(0, lambda: self.bottom)
 
     # --- right-hand panels, built on first use -------------------------------------------------
     @property
@@ -341,7 +361,8 @@ class MainWindow(QMainWindow):
             rows.append(row)
         self.server_model.set_servers(rows)
         names = self.server_model.names()
-        self.bottom.set_servers(names)
+        if self._bottom is not None:
+            self._bottom.set_servers(names)
         if not self.servers.current() and names:
             self.servers.select(names[0])
 
@@ -421,6 +442,8 @@ class MainWindow(QMainWindow):
         self.servers.select(new.name)
 
     async def remove_server(self, name: str) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
         from app.ui.async_dialogs import ask
 
         c = self.controller
@@ -541,10 +564,14 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def on_log_line(self, ev: Any) -> None:
+        from app.ui.models.log import LogRow
+
         self.bottom.log_model.append(LogRow(ev.time, ev.server, ev.level, ev.source, ev.text))
 
     @Slot(object)
     def on_traffic(self, ev: Any) -> None:
+        from app.ui.models.log import TrafficRow
+
         self.bottom.traffic_model.append(TrafficRow(ev.time, ev.server, ev.direction, ev.message))
 
     @Slot(str, str, float, object, str)
@@ -669,6 +696,8 @@ class MainWindow(QMainWindow):
         from app.ui.tool_panel import is_destructive
 
         if is_destructive(tool) and not self.controller.is_trusted(server, tool.name):
+            from PySide6.QtWidgets import QMessageBox
+
             from app.ui.async_dialogs import ask
 
             ok, always = await ask(
@@ -684,6 +713,8 @@ class MainWindow(QMainWindow):
                 return
             if always:
                 self.controller.trust(server, tool.name)
+        from app.ui.models.history import HistoryEntry
+
         conn = self.controller.connection(server)
         entry = HistoryEntry(server, tool.name, arguments if isinstance(arguments, dict) else {})
         self.bottom.history_model.add(entry)
@@ -753,6 +784,8 @@ class MainWindow(QMainWindow):
     def read_resource_link(self, uri: str) -> None:
         """A resource link in a result: read it and show it in its own window."""
         server = self._shown_tool()[0] or self.current_server()
+        from PySide6.QtWidgets import QDialog
+
         from app.ui.results import ResultView
 
         d = QDialog(self)

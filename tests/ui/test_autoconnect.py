@@ -102,3 +102,13 @@ def test_guide_says_servers_connect_by_themselves(qtbot: Any, aloop: Any, config
     text = w.guide_text.text()
     assert "Press Connect" not in text
     assert "connects every enabled server when it starts" in text
+
+
+def test_log_dock_is_filled_in_after_the_first_paint(qtbot: Any, fresh: Any) -> None:
+    """The dock's tabs are built one loop turn after the first paint (a faster start), without
+    anyone asking for them, and know the configured servers."""
+    w = fresh
+    qtbot.waitUntil(lambda: w._bottom is not None, timeout=5000)
+    assert w.dock.widget() is w._bottom
+    combo = w.bottom.log_server
+    assert [combo.itemText(i) for i in range(combo.count())][1:] == ["demo", "resting", "broken"]
