@@ -8,6 +8,7 @@ The fault servers live in tests/servers/faults/ (raw JSON-RPC, so each fault is 
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 import time
 from collections.abc import AsyncIterator
@@ -232,7 +233,10 @@ async def test_http_stream_closed_mid_response(process_token: dict[str, str]) ->
                 await cut
             assert time.perf_counter() - started < 5.0  # told at once, not after the call's timeout
             assert failure.value.message.startswith("calling cut failed: ")  # names the call
-            assert any("cutting the stream" in line for line in server.output)
+            # The server printed this line before cutting, but its output is drained by a thread
+            # that may not have read it yet when the engine reports the failure: wait for it.
+            cut_line = re.compile(r"cutting the stream of request \S+")
+            assert await asyncio.to_thread(server.wait_for_line, cut_line, 10.0)
             # The server itself is fine: the connection stays usable, or (if the engine drops it)
             # it is re-established by the manager.
             mark = len(pair.log.events)

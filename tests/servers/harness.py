@@ -32,7 +32,7 @@ class EventLog:
         self.events.append(event)
         self._changed.set()
 
-    def of(self, kind: type, server: str | None = None) -> list[Any]:
+    def of(self, kind: type[Any], server: str | None = None) -> list[Any]:
         return [e for e in self.events if isinstance(e, kind) and (server is None or e.server == server)]
 
     async def _next_change(self) -> None:
