@@ -136,6 +136,7 @@ class KeyValueRows(QWidget):
             v.setProperty("secret_ref", value)
         else:
             v.setText(value)
+            v.setCursorPosition(0)
             v.setPlaceholderText("value")
         s = QCheckBox("secret")
         s.setToolTip("Keep the value in the system keychain, not in the settings file")
@@ -143,8 +144,10 @@ class KeyValueRows(QWidget):
         rm = _tool_button("✕")
         rm.setToolTip("Remove this row")
         rm.setAccessibleName("Remove row")
-        h.addWidget(k, 2)
-        h.addWidget(v, 3)
+        # Names get the wider share: ones such as GITHUB_PERSONAL_ACCESS_TOKEN are long, and
+        # secret values are shown as dots anyway.
+        h.addWidget(k, 3)
+        h.addWidget(v, 2)
         h.addWidget(s)
         h.addWidget(rm)
         entry = (k, v, s, row)
@@ -295,7 +298,7 @@ class ServerDialog(QDialog):
             "auto: try the newest protocol, fall back to the handshake; legacy: handshake only"
         )
         common.addRow("Protocol", self.mode)
-        self.enabled = QCheckBox("Include this server in “Connect all” (clear to keep it switched off)")
+        self.enabled = QCheckBox("Connect at start and with “Connect all” (clear to keep it switched off)")
         self.enabled.setChecked(True)
         common.addRow("Enabled", self.enabled)
         roots_box = QWidget()
