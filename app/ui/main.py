@@ -120,7 +120,11 @@ async def smoke(
 ) -> int:
     """Wait for the start-up connect of every enabled server, then (bounded) for each to settle;
     print one line each."""
-    names = await connecting
+    try:
+        names = await connecting
+    except Exception as exc:  # the engine could not be imported: say so, the window still came up
+        print(f"the connection engine could not start: {exc}", file=sys.stderr)
+        return 1
 
     async def settle(name: str) -> tuple[str, str]:
         conn = controller.connection(name)
