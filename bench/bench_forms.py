@@ -20,7 +20,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-SCHEMAS = REPO.parent / "shared" / "schemas"
+
+from tests.support.corpus import SCHEMAS_DIR  # noqa: E402
+
+SCHEMAS = SCHEMAS_DIR
 DOCS = REPO / "docs"
 
 SHOTS: list[tuple[str, str, int, int, Any]] = [

@@ -1,4 +1,4 @@
-"""Every tool of every real server in `../shared/schemas/` gets a form (2,266 tools from 71 servers)."""
+"""Every tool of every real server in the schema corpus gets a form (2,266 tools from 71 servers)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ from pytestqt.qtbot import QtBot
 from app.forms import Field, ObjectField, VariantField, build_form, json_equal
 from app.ui.forms import FormWidget
 from tests.conftest import skip_or_fail
+from tests.support.corpus import SCHEMAS_DIR
 
-SCHEMAS = Path(__file__).resolve().parents[2].parent / "shared" / "schemas"
+SCHEMAS = SCHEMAS_DIR
 FILES = sorted(SCHEMAS.glob("*.json")) if SCHEMAS.is_dir() else []
 
 

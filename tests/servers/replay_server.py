@@ -21,7 +21,10 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
-SCHEMAS_DIR = REPO.parent / "shared" / "schemas"
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))  # run as a script path: `tests` must still import
+
+from tests.support.corpus import SCHEMAS_DIR  # noqa: E402
 
 
 def schema_files() -> list[Path]:
@@ -173,8 +176,6 @@ def multi_app(catalogs: dict[str, dict[str, Any]], page_size: int) -> Any:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    if str(REPO) not in sys.path:
-        sys.path.insert(0, str(REPO))  # run as a script path: `tests.servers` must still import
     from tests.servers import serve
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
