@@ -26,6 +26,8 @@ import mcp_types as types
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.shared.message import SessionMessage
 
+from app.mcp.childwatch import use_pidfd_watcher
+
 logger = logging.getLogger(__name__)
 
 STDIN_CLOSE_GRACE = (
@@ -141,6 +143,7 @@ async def stdio_transport(
     if cwd and not os.path.isdir(cwd):
         raise WorkingDirectoryMissing(cwd)
     executable = resolve_command(command, env)
+    use_pidfd_watcher()
     async with _spawn_lock():
         process = await anyio.open_process(
             [executable, *args],
