@@ -60,7 +60,7 @@ from app.mcp.handlers import (
     SamplingRequest,
     schema_defaults,
 )
-from app.mcp.masking import mask_text, scrub
+from app.mcp.masking import mask_text, scrub_fresh
 from app.mcp.results import (
     CONNECTION_CLOSED,
     INVALID_PARAMS,
@@ -238,7 +238,7 @@ class ServerConnection:
         if not self.traffic or not self._sinks:
             return
         data = message.model_dump(by_alias=True, mode="json", exclude_unset=True)
-        self._emit(Traffic(self.name, time.time(), direction, scrub(data, self.target.secret_values)))
+        self._emit(Traffic(self.name, time.time(), direction, scrub_fresh(data, self.target.secret_values)))
 
     # -------------------------------------------------------------- lifecycle
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import copy
 import sys
+from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from app.config.model import ServerEntry, ServerSettings
 from app.mcp.events import ConnectionState, Traffic
-from app.mcp.masking import MASK, mask_text, scrub
+from app.mcp.masking import MASK, mask_text, scrub, scrub_fresh
 from app.mcp.target import Target, target_from_command_line, target_from_config
 from app.secrets.resolve import MissingSecretError
 from app.secrets.store import SecretStore
@@ -85,6 +89,20 @@ def test_masking() -> None:
     assert scrub(value, secrets) == {"a": [f"xx {MASK}", {"b": MASK}], "n": 1}
     long = scrub("y" * 100, frozenset(), limit=10)
     assert long.startswith("y" * 10) and "90 more characters" in long
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(value=_JSON, secrets=st.frozensets(st.text(min_size=1, max_size=3), max_size=2))
+def test_scrub_fresh_is_scrub_in_place(value: Any, secrets: frozenset[str]) -> None:
+    # The traffic tap masks a message it has just dumped in place; the result must be scrub's.
+    expected = scrub(value, secrets, limit=12)
+    assert scrub_fresh(copy.deepcopy(value), secrets, limit=12) == expected
 
 
 @pytest.mark.anyio
