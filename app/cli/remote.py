@@ -66,19 +66,7 @@ def _positional_server(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("server", nargs="?", metavar="SERVER", help="a configured server's name")
 
 
-def register(subparsers: Any) -> None:
-    p = subparsers.add_parser("tools", help="list a server's tools")
-    _positional_server(p)
-    add_target_arguments(p)
-    p.set_defaults(func=cmd_tools)
-
-    p = subparsers.add_parser(
-        "call",
-        help="call a tool",
-        description="Call TOOL on SERVER (or on --stdio/--url). SERVER/TOOL also works. "
-        "Exit 3 when the tool answers with an error.",
-    )
-    _positional_server(p)
+def _call_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("tool", metavar="TOOL")
     args_group = p.add_mutually_exclusive_group()
     args_group.add_argument("--args", metavar="JSON", help="the arguments, a JSON object")
@@ -88,36 +76,51 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="when the server asks for input, accept its default values (otherwise decline)",
     )
-    add_target_arguments(p)
-    p.set_defaults(func=cmd_call)
 
-    p = subparsers.add_parser("resources", help="list a server's resources and resource templates")
-    _positional_server(p)
-    add_target_arguments(p)
-    p.set_defaults(func=cmd_resources)
 
-    p = subparsers.add_parser("read", help="read a resource")
-    _positional_server(p)
+def _read_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("uri", metavar="URI")
-    add_target_arguments(p)
-    p.set_defaults(func=cmd_read)
 
-    p = subparsers.add_parser("prompts", help="list a server's prompts")
-    _positional_server(p)
-    add_target_arguments(p)
-    p.set_defaults(func=cmd_prompts)
 
-    p = subparsers.add_parser("prompt", help="get a prompt")
-    _positional_server(p)
+def _prompt_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("name", metavar="NAME")
     p.add_argument("--args", metavar="JSON", help="the prompt's arguments, a JSON object of strings")
-    add_target_arguments(p)
-    p.set_defaults(func=cmd_prompt)
 
-    p = subparsers.add_parser("ping", help="check that a server answers")
+
+def _add_command(
+    subparsers: Any,
+    name: str,
+    func: Callable[[argparse.Namespace], int],
+    own_arguments: Callable[[argparse.ArgumentParser], None] | None = None,
+    **parser_options: Any,
+) -> None:
+    """One command on a server: SERVER, then its own arguments, then the shared target options."""
+    p = subparsers.add_parser(name, **parser_options)
     _positional_server(p)
+    if own_arguments is not None:
+        own_arguments(p)
     add_target_arguments(p)
-    p.set_defaults(func=cmd_ping)
+    p.set_defaults(func=func)
+
+
+def register(subparsers: Any) -> None:
+    _add_command(subparsers, "tools", cmd_tools, help="list a server's tools")
+    _add_command(
+        subparsers,
+        "call",
+        cmd_call,
+        _call_arguments,
+        help="call a tool",
+        description="Call TOOL on SERVER (or on --stdio/--url). SERVER/TOOL also works. "
+        "Exit 3 when the tool answers with an error.",
+    )
+    _add_command(
+        subparsers, "resources", cmd_resources, help="list a server's resources and resource templates"
+    )
+    _add_command(subparsers, "read", cmd_read, _read_arguments, help="read a resource")
+    _add_command(subparsers, "prompts", cmd_prompts, help="list a server's prompts")
+    _add_command(subparsers, "prompt", cmd_prompt, _prompt_arguments, help="get a prompt")
+    _add_command(subparsers, "ping", cmd_ping, help="check that a server answers")
 
 
 # ----------------------------------------------------------------------------------- targets
