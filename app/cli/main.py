@@ -4,8 +4,8 @@ Each command module exposes `register(subparsers) -> None` and sets `func=` on t
 `func(args) -> int` returns the exit code. Modules are looked up by name so a module that does not
 exist yet (the team builds them in parallel) is simply skipped.
 
-A group parser (such as `servers`) may `set_defaults(group_parser=itself)` so a bare group prints
-its own usage.
+A group parser (such as `servers`, made by `add_group`) sets `group_parser=itself` so a bare
+group prints its own usage.
 
 Exit codes: 0 ok, 2 usage error, 1 failure (one line on stderr), 3 a tool answered `isError`.
 Nothing here imports Qt, and command modules import the MCP SDK only inside the commands that need
@@ -41,6 +41,13 @@ class CommandError(Exception):
 
 
 Handler = Callable[[argparse.Namespace], int]
+
+
+def add_group(subparsers: Any, name: str, *, help: str, dest: str) -> Any:
+    """A command with actions under it (`mcp-desk servers list`); returns the actions' subparsers."""
+    parser = subparsers.add_parser(name, help=help)
+    parser.set_defaults(group_parser=parser)
+    return parser.add_subparsers(dest=dest, metavar="ACTION")
 
 
 def _load_command_modules() -> list[Any]:

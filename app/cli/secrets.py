@@ -7,11 +7,16 @@ import getpass
 import sys
 from typing import Any
 
+from app.cli.main import add_group
+
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("secrets", help="manage the secrets servers use (kept in the OS keyring)")
-    parser.set_defaults(group_parser=parser)
-    sub = parser.add_subparsers(dest="secrets_command", metavar="ACTION")
+    sub = add_group(
+        subparsers,
+        "secrets",
+        help="manage the secrets servers use (kept in the OS keyring)",
+        dest="secrets_command",
+    )
 
     p = sub.add_parser("list", help="list secret names (never values)")
     p.add_argument("server", nargs="?", metavar="SERVER")

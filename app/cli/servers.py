@@ -10,8 +10,11 @@ import argparse
 import contextlib
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from app.cli.main import add_group
 
 if TYPE_CHECKING:
     from app.config.importing import ImportInput
@@ -21,9 +24,12 @@ USAGE = 2
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("servers", help="list, add, remove, rename, import and export servers")
-    parser.set_defaults(group_parser=parser)
-    sub = parser.add_subparsers(dest="servers_command", metavar="ACTION")
+    sub = add_group(
+        subparsers,
+        "servers",
+        help="list, add, remove, rename, import and export servers",
+        dest="servers_command",
+    )
 
     p = sub.add_parser("list", help="list configured servers")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -233,18 +239,27 @@ def cmd_add(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_remove(args: argparse.Namespace) -> int:
+@contextlib.contextmanager
+def _keyring_optional(entry: ServerEntry) -> Iterator[None]:
+    """Run a keyring step that may be skipped without a keyring, unless `entry` uses secrets
+    (they would be left behind where the user cannot see them)."""
     from app.secrets.errors import KeyringUnavailableError
+
+    try:
+        yield
+    except KeyringUnavailableError:
+        if entry.secret_refs():
+            raise
+
+
+def cmd_remove(args: argparse.Namespace) -> int:
     from app.secrets.store import SecretStore
 
     store = _load()
     entry = store.remove(args.name)
     removed: list[str] = []
-    try:
+    with _keyring_optional(entry):
         removed = SecretStore().delete_server(args.name)
-    except KeyringUnavailableError:
-        if entry.secret_refs():
-            raise  # its secrets would be left behind where the user cannot see them
     store.save()
     note = f" and {len(removed)} secret(s)" if removed else ""
     print(f"removed {args.name!r}{note}")
@@ -252,7 +267,6 @@ def cmd_remove(args: argparse.Namespace) -> int:
 
 
 def cmd_rename(args: argparse.Namespace) -> int:
-    from app.secrets.errors import KeyringUnavailableError
     from app.secrets.store import SecretStore
 
     store = _load()
@@ -260,13 +274,10 @@ def cmd_rename(args: argparse.Namespace) -> int:
     store.rename(args.old, args.new)
     secrets = SecretStore()
     moved = False
-    try:
+    with _keyring_optional(entry):
         if secrets.names(args.old):
             secrets.rename_server(args.old, args.new)
             moved = True
-    except KeyringUnavailableError:
-        if entry.secret_refs():
-            raise
     try:
         store.save()
     except BaseException:
