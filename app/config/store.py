@@ -10,9 +10,9 @@ import copy
 import json
 import logging
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from app.config import paths
 from app.config.atomic import atomic_write, remove_stale_temp_files
@@ -23,6 +23,8 @@ logger = logging.getLogger(__name__)
 
 DEMO_NAME = "demo"
 STALE_TEMP_SECONDS = 600
+
+T = TypeVar("T")
 
 
 class ServerExistsError(ConfigError):
@@ -61,6 +63,43 @@ def locate_key(text: str, *keys: str) -> tuple[int | None, int | None]:
     line = text.count("\n", 0, found) + 1
     col = found - (text.rfind("\n", 0, found) + 1) + 1
     return line, col
+
+
+def _not_utf8(path: Path, exc: UnicodeDecodeError) -> ConfigError:
+    return ConfigError(path, f"not UTF-8 text ({exc.reason})")
+
+
+def _parse_object(path: Path, text: str) -> dict[str, Any]:
+    """The file's JSON, which must be an object at the top."""
+    data = parse_json_text(path, text)
+    if not isinstance(data, dict):
+        raise ConfigError(path, "the top level must be a JSON object", 1, 1)
+    return data
+
+
+def _parse_each(
+    path: Path,
+    text: str,
+    section: str,
+    objects: dict[str, Any],
+    what: str,
+    parse: Callable[[str, dict[str, Any]], T],
+) -> dict[str, T]:
+    """`parse(name, value)` for each value under `section`; errors point at the key in the file.
+
+    `what` names a value in the "must be an object" message, e.g. "server {!r}".
+    """
+    parsed: dict[str, T] = {}
+    for name, raw in objects.items():
+        if not isinstance(raw, dict):
+            line, col = locate_key(text, section, name)
+            raise ConfigError(path, f"{what.format(name)} must be an object", line, col)
+        try:
+            parsed[name] = parse(name, raw)
+        except EntryShapeError as exc:
+            line, col = locate_key(text, section, name, exc.key)
+            raise ConfigError(path, f"server {name!r}: {exc}", line, col) from None
+    return parsed
 
 
 class ConfigStore:
@@ -105,24 +144,13 @@ class ConfigStore:
         try:
             text = file_bytes.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise ConfigError(self.path, f"not UTF-8 text ({exc.reason})") from None
-        data = parse_json_text(self.path, text)
-        if not isinstance(data, dict):
-            raise ConfigError(self.path, "the top level must be a JSON object", 1, 1)
+            raise _not_utf8(self.path, exc) from None
+        data = _parse_object(self.path, text)
         servers = data.get("mcpServers", {})
         if not isinstance(servers, dict):
             line, col = locate_key(text, "mcpServers")
             raise ConfigError(self.path, "`mcpServers` must be an object", line, col)
-        entries: dict[str, ServerEntry] = {}
-        for name, raw in servers.items():
-            if not isinstance(raw, dict):
-                line, col = locate_key(text, "mcpServers", name)
-                raise ConfigError(self.path, f"server {name!r} must be an object", line, col)
-            try:
-                entries[name] = ServerEntry.from_json(name, raw)
-            except EntryShapeError as exc:
-                line, col = locate_key(text, "mcpServers", name, exc.key)
-                raise ConfigError(self.path, f"server {name!r}: {exc}", line, col) from None
+        entries = _parse_each(self.path, text, "mcpServers", servers, "server {!r}", ServerEntry.from_json)
         top_extra = {k: v for k, v in data.items() if k != "mcpServers"}
         self._disk_bytes = file_bytes
         return entries, top_extra, tuple(data.keys()), False
@@ -135,26 +163,22 @@ class ConfigStore:
         except FileNotFoundError:
             return {}, {}, {}
         except UnicodeDecodeError as exc:
-            raise ConfigError(self.settings_file, f"not UTF-8 text ({exc.reason})") from None
-        data = parse_json_text(self.settings_file, text)
-        if not isinstance(data, dict):
-            raise ConfigError(self.settings_file, "the top level must be a JSON object", 1, 1)
+            raise _not_utf8(self.settings_file, exc) from None
+        data = _parse_object(self.settings_file, text)
         servers = data.get("servers", {})
         app_settings = data.get("app", {})
         for key, value in (("servers", servers), ("app", app_settings)):
             if not isinstance(value, dict):
                 line, col = locate_key(text, key)
                 raise ConfigError(self.settings_file, f"`{key}` must be an object", line, col)
-        settings: dict[str, ServerSettings] = {}
-        for name, raw in servers.items():
-            if not isinstance(raw, dict):
-                line, col = locate_key(text, "servers", name)
-                raise ConfigError(self.settings_file, f"settings of {name!r} must be an object", line, col)
-            try:
-                settings[name] = ServerSettings.from_json(raw)
-            except EntryShapeError as exc:
-                line, col = locate_key(text, "servers", name, exc.key)
-                raise ConfigError(self.settings_file, f"server {name!r}: {exc}", line, col) from None
+        settings = _parse_each(
+            self.settings_file,
+            text,
+            "servers",
+            servers,
+            "settings of {!r}",
+            lambda _name, raw: ServerSettings.from_json(raw),
+        )
         extra = {k: v for k, v in data.items() if k not in ("servers", "app")}
         return settings, extra, copy.deepcopy(app_settings)
 
