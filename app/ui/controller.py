@@ -31,11 +31,13 @@ class DeskController(QObject):
         servers_changed(): the configured server list (names, order, settings) changed.
         engine_started(): the engine is imported and its ConnectionManager exists.
         config_failed(message): servers.json could not be read (shown; the file is never overwritten).
+        server_connecting(name): a list change started connecting this server (say so at once).
     """
 
     servers_changed = Signal()
     engine_started = Signal()
     config_failed = Signal(str)
+    server_connecting = Signal(str)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -48,6 +50,12 @@ class DeskController(QObject):
         self._tasks: set[asyncio.Task[Any]] = set()
         self._engine_import: asyncio.Future[Any] | None = None
         self._held: set[str] = set()  # disconnected by hand before the start-up connect began
+        # name -> disabled, as of the last look at the server list: tells a server added (or
+        # switched on) during the session from one that was there all along.
+        self._known: dict[str, bool] | None = None
+        self._syncing: dict[str, asyncio.Task[Any]] = {}
+        self._unprepared: set[str] = set()  # failed before the engine had a target (a secret missing)
+        self.servers_changed.connect(self._on_servers_changed)
 
     # --- configuration ------------------------------------------------------------------------
     def load_config(self) -> None:
@@ -62,6 +70,7 @@ class DeskController(QObject):
             logger.warning("cannot read the server list: %s", exc)
             self.config_failed.emit(str(exc))
         self._store = store
+        self._known = self._snapshot()
 
     @property
     def store(self) -> Any:
@@ -165,8 +174,10 @@ class DeskController(QObject):
         except Exception as exc:
             # A missing secret or an unreadable keyring: the server fails with that reason.
             logger.info("cannot prepare %s: %s", name, exc)
+            self._unprepared.add(name)
             self.bridge.state_changed.emit(name, "failed", _reason(exc))
             return
+        self._unprepared.discard(name)
         self.manager.set_target(target)
         self.manager.connect(name)
 
@@ -177,6 +188,12 @@ class DeskController(QObject):
             await self.manager.disconnect(name)
 
     async def reconnect_server(self, name: str) -> None:
+        pending = self._syncing.get(name)
+        if pending is not None and not pending.done():
+            # The list was just saved and that change is being applied already (the Edit dialog
+            # asks for a reconnect right after saving): one reconnect, not two.
+            await asyncio.shield(pending)
+            return
         await self.disconnect_server(name)
         await self.connect_server(name)
 
@@ -208,6 +225,66 @@ class DeskController(QObject):
         ]
         await asyncio.gather(*(self.connect_server(n) for n in names))
         return names
+
+    # --- keeping connections in step with the server list -------------------------------------
+    def _snapshot(self) -> dict[str, bool]:
+        return {e.name: bool(getattr(e, "disabled", False)) for e in self.entries()}
+
+    def _on_servers_changed(self) -> None:
+        """The list was saved or imported: connect what is new (or newly enabled), disconnect what
+        was switched off, and hand every live connection its possibly changed target (the engine
+        reconnects one whose connection settings changed and keeps one that did not)."""
+        before, now = self._known, self._snapshot()
+        self._known = now
+        if before is None or self.config_error is not None:
+            return
+        if self.manager is None and self._engine_import is None:
+            return  # engine not started (tests, --help paths): nothing is connected to follow
+        for name, disabled in now.items():
+            was_disabled = before.get(name)
+            if disabled:
+                if was_disabled is False:
+                    self._track(name, self.disconnect_server(name))
+            elif was_disabled is None or was_disabled:
+                # Added (Add dialog, paste, import, duplicate, a rename) or switched on.
+                self._held.discard(name)
+                self._track(name, self._connect_now(name))
+            elif self.connection(name) is not None:
+                self._track(name, self._retarget(name))
+            elif name in self._unprepared:
+                self._track(name, self._connect_now(name))  # e.g. the missing secret was just given
+
+    async def _connect_now(self, name: str) -> None:
+        # Emitted from the task, not the slot: the window adds the row after this slot has run.
+        self.server_connecting.emit(name)
+        await self.connect_server(name)
+
+    def _track(self, name: str, coro: Any) -> None:
+        task = self.spawn(coro)
+        self._syncing[name] = task
+
+        def done(t: asyncio.Task[Any]) -> None:
+            if self._syncing.get(name) is t:
+                del self._syncing[name]
+
+        task.add_done_callback(done)
+
+    async def _retarget(self, name: str) -> None:
+        """Give the engine the server's current target. A connection that is wanted and whose
+        settings changed is restarted by the manager; a failed one is tried again with them."""
+        conn = self.connection(name)
+        if conn is None:
+            return
+        try:
+            target = await self._target(name)
+        except Exception as exc:
+            self.bridge.state_changed.emit(name, "failed", _reason(exc))
+            return
+        old = conn.target
+        self.manager.set_target(target)
+        if old != target and conn.state.value == "failed":
+            self.server_connecting.emit(name)
+            self.manager.connect(name)
 
     async def shutdown(self) -> None:
         for t in list(self._tasks):

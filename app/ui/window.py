@@ -243,6 +243,7 @@ class MainWindow(QMainWindow):
         b.progress_reported.connect(self.on_progress)
         b.resource_updated.connect(self.on_resource_updated)
         self.controller.servers_changed.connect(self.reload_servers)
+        self.controller.server_connecting.connect(self.on_server_connecting)
         self.servers.action_triggered.connect(self.on_server_action)
         self.servers.add_requested.connect(self.add_server)
         self.servers.selection_changed.connect(self.on_server_selected)
@@ -466,6 +467,11 @@ class MainWindow(QMainWindow):
             await c.secrets.adelete_server(name)
 
     # --- engine events ------------------------------------------------------------------------
+    @Slot(str)
+    def on_server_connecting(self, server: str) -> None:
+        self.server_model.update_state(server, CONNECTING, "")
+        self._update_empty_state()
+
     @Slot(str, str, str)
     def on_state_changed(self, server: str, state: str, reason: str) -> None:
         self.server_model.update_state(server, state, reason)
