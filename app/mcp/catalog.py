@@ -19,6 +19,16 @@ def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
 
 
+def _described(raw: dict[str, Any]) -> dict[str, Any]:
+    """The fields resources, templates and prompts all read the same way from the wire."""
+    return {
+        "name": str(raw.get("name", "")),
+        "title": raw.get("title"),
+        "description": raw.get("description"),
+        "raw": raw,
+    }
+
+
 @dataclass(frozen=True, eq=False)
 class ToolInfo:
     name: str
@@ -65,14 +75,7 @@ class ResourceInfo:
 
     @classmethod
     def from_raw(cls, raw: dict[str, Any]) -> ResourceInfo:
-        return cls(
-            uri=str(raw.get("uri", "")),
-            name=str(raw.get("name", "")),
-            title=raw.get("title"),
-            description=raw.get("description"),
-            mime_type=raw.get("mimeType"),
-            raw=raw,
-        )
+        return cls(uri=str(raw.get("uri", "")), mime_type=raw.get("mimeType"), **_described(raw))
 
     def signature(self) -> str:
         return _canonical([self.name, self.description, self.mime_type])
@@ -91,11 +94,8 @@ class ResourceTemplateInfo:
     def from_raw(cls, raw: dict[str, Any]) -> ResourceTemplateInfo:
         return cls(
             uri_template=str(raw.get("uriTemplate", "")),
-            name=str(raw.get("name", "")),
-            title=raw.get("title"),
-            description=raw.get("description"),
             mime_type=raw.get("mimeType"),
-            raw=raw,
+            **_described(raw),
         )
 
     def signature(self) -> str:
@@ -112,13 +112,7 @@ class PromptInfo:
 
     @classmethod
     def from_raw(cls, raw: dict[str, Any]) -> PromptInfo:
-        return cls(
-            name=str(raw.get("name", "")),
-            title=raw.get("title"),
-            description=raw.get("description"),
-            arguments=list(raw.get("arguments") or []),
-            raw=raw,
-        )
+        return cls(arguments=list(raw.get("arguments") or []), **_described(raw))
 
     def signature(self) -> str:
         return _canonical([self.description, self.arguments])
