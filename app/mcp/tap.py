@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from types import TracebackType
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 import anyio
 from mcp.shared.message import SessionMessage
@@ -20,10 +20,29 @@ from mcp_types import JSONRPCMessage
 Tap = Callable[[Literal["in", "out"], JSONRPCMessage], None]
 
 
-class _TapRead:
-    def __init__(self, inner: Any, tap: Tap, on_eof: Callable[[], None]) -> None:
+class _TappedStream:
+    """What both tapped ends share: the wrapped stream, the tap, and closing as a context manager."""
+
+    def __init__(self, inner: Any, tap: Tap) -> None:
         self._inner = inner
         self._tap = tap
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> bool | None:
+        await self.aclose()
+        return None
+
+
+class _TapRead(_TappedStream):
+    def __init__(self, inner: Any, tap: Tap, on_eof: Callable[[], None]) -> None:
+        super().__init__(inner, tap)
         self._on_eof = on_eof
 
     @property
@@ -49,39 +68,11 @@ class _TapRead:
         except anyio.EndOfStream:
             raise StopAsyncIteration from None
 
-    async def aclose(self) -> None:
-        await self._inner.aclose()
 
-    async def __aenter__(self) -> _TapRead:
-        return self
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> bool | None:
-        await self.aclose()
-        return None
-
-
-class _TapWrite:
-    def __init__(self, inner: Any, tap: Tap) -> None:
-        self._inner = inner
-        self._tap = tap
-
+class _TapWrite(_TappedStream):
     async def send(self, item: SessionMessage, /) -> None:
         self._tap("out", item.message)
         await self._inner.send(item)
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
-
-    async def __aenter__(self) -> _TapWrite:
-        return self
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> bool | None:
-        await self.aclose()
-        return None
 
 
 class TappedTransport:
