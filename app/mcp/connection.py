@@ -51,6 +51,7 @@ from app.mcp.events import (
     Sink,
     StateChanged,
     Traffic,
+    add_sink_to,
     deliver,
 )
 from app.mcp.handlers import (
@@ -201,13 +202,7 @@ class ServerConnection:
         return self.target.name
 
     def add_sink(self, sink: Sink) -> Callable[[], None]:
-        self._sinks.append(sink)
-
-        def remove() -> None:
-            if sink in self._sinks:
-                self._sinks.remove(sink)
-
-        return remove
+        return add_sink_to(self._sinks, sink)
 
     def _emit(self, event: Event) -> None:
         if self._sinks:
@@ -982,31 +977,29 @@ class ServerConnection:
 
     async def subscribe_resource(self, uri: str) -> None:
         """Get `ResourceUpdated` events for `uri` (resources/subscribe, or listen on 2026-07-28)."""
-        client = self._require_client()
-        self._subscribed.add(uri)
-        if self._modern:
-            await self._relisten()
-            return
-        with self._failures(f"subscribing to {uri}"):
-            await self._timed(
-                client.session.send_request(
-                    types.SubscribeRequest(params=types.SubscribeRequestParams(uri=uri)), types.EmptyResult
-                )
-            )
+        await self._set_subscribed(uri, True)
 
     async def unsubscribe_resource(self, uri: str) -> None:
+        await self._set_subscribed(uri, False)
+
+    async def _set_subscribed(self, uri: str, on: bool) -> None:
         client = self._require_client()
-        self._subscribed.discard(uri)
+        if on:
+            self._subscribed.add(uri)
+        else:
+            self._subscribed.discard(uri)
         if self._modern:
             await self._relisten()
             return
-        with self._failures(f"unsubscribing from {uri}"):
-            await self._timed(
-                client.session.send_request(
-                    types.UnsubscribeRequest(params=types.UnsubscribeRequestParams(uri=uri)),
-                    types.EmptyResult,
-                )
-            )
+        request: types.SubscribeRequest | types.UnsubscribeRequest
+        if on:
+            request = types.SubscribeRequest(params=types.SubscribeRequestParams(uri=uri))
+            doing = "subscribing to"
+        else:
+            request = types.UnsubscribeRequest(params=types.UnsubscribeRequestParams(uri=uri))
+            doing = "unsubscribing from"
+        with self._failures(f"{doing} {uri}"):
+            await self._timed(client.session.send_request(request, types.EmptyResult))
 
     async def get_prompt(self, name: str, arguments: dict[str, str] | None = None) -> dict[str, Any]:
         """prompts/get; returns the result dict (`description`, `messages`)."""

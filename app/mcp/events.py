@@ -90,6 +90,17 @@ Event = StateChanged | CatalogChanged | LogLine | Progress | Traffic | ResourceU
 Sink = Callable[[Event], None]
 
 
+def add_sink_to(sinks: list[Sink], sink: Sink) -> Callable[[], None]:
+    """Append `sink`; the returned call takes it out again (harmless to call twice)."""
+    sinks.append(sink)
+
+    def remove() -> None:
+        if sink in sinks:
+            sinks.remove(sink)
+
+    return remove
+
+
 def deliver(sinks: list[Sink], event: Event) -> None:
     """Call every sink; one that raises must not stop the others or the connection."""
     for sink in list(sinks):

@@ -15,7 +15,7 @@ from typing import Any
 
 from app.mcp.catalog import ToolInfo
 from app.mcp.connection import ServerConnection
-from app.mcp.events import ConnectionState, Event, LogLine, Sink, StateChanged, deliver
+from app.mcp.events import ConnectionState, Event, LogLine, Sink, StateChanged, add_sink_to, deliver
 from app.mcp.handlers import ClientHandlers
 from app.mcp.target import Target
 
@@ -51,13 +51,7 @@ class ConnectionManager:
     # ---------------------------------------------------------------- events
 
     def add_sink(self, sink: Sink) -> Callable[[], None]:
-        self._sinks.append(sink)
-
-        def remove() -> None:
-            if sink in self._sinks:
-                self._sinks.remove(sink)
-
-        return remove
+        return add_sink_to(self._sinks, sink)
 
     def _on_event(self, event: Event) -> None:
         if isinstance(event, StateChanged):
