@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Signal
@@ -88,6 +89,9 @@ class ResourcePanel(QWidget):
         self.server = ""
         self.uri = ""
         self.template: str | None = None
+        # For a template: may the concrete URI just read be subscribed to, and is it already?
+        self.can_subscribe = False
+        self.is_subscribed: Callable[[str, str], bool] = lambda server, uri: False
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 6, 6, 6)
         self.header = _Header()
@@ -125,8 +129,9 @@ class ResourcePanel(QWidget):
         self.updated.setText("")
         self.result.clear("Press Read to see the resource.")
 
-    def show_template(self, server: str, tpl: Any) -> None:
+    def show_template(self, server: str, tpl: Any, can_subscribe: bool = False) -> None:
         self.server, self.uri, self.template = server, "", str(tpl.uri_template)
+        self.can_subscribe = can_subscribe
         self.header.set(tpl.title or tpl.name, f"{server} · {tpl.uri_template}", tpl.description or "")
         self._set_vars(template_variables(self.template))
         self.subscribe.setVisible(False)
@@ -150,11 +155,25 @@ class ResourcePanel(QWidget):
         return expand_template(self.template, {n: e.text() for n, e in self.fields.items()})
 
     def _read(self) -> None:
-        self.read_requested.emit(self.server, self.current_uri())
+        uri = self.current_uri()
+        if self.template is not None:
+            # A template read names one concrete resource (a note): that one can be followed.
+            self.uri = uri
+            self.subscribe.blockSignals(True)
+            self.subscribe.setChecked(self.is_subscribed(self.server, uri))
+            self.subscribe.blockSignals(False)
+            self.subscribe.setVisible(self.can_subscribe and bool(uri))
+        self.updated.setText("")
+        self.read_requested.emit(self.server, uri)
 
     def mark_updated(self, uri: str) -> None:
         if uri == self.uri:
             self.updated.setText("The server says this resource changed. Press Read to see the new version.")
+
+    def mark_refreshed(self, uri: str, when: str) -> None:
+        """A subscribed resource changed and was read again by itself."""
+        if uri == self.uri:
+            self.updated.setText(f"Updated at {when}: the server said it changed, so it was read again.")
 
 
 class PromptPanel(QWidget):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import time
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QByteArray, QModelIndex, QSettings, Qt, QTimer, QUrl, Signal, Slot
@@ -96,6 +97,7 @@ class MainWindow(QMainWindow):
     first_painted = Signal()
     call_finished = Signal(str, str)
     notice_shown = Signal(str)
+    resource_refreshed = Signal(str, str)  # server, uri: a subscribed resource was read again
 
     def __init__(self, controller: DeskController | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -293,6 +295,7 @@ class MainWindow(QMainWindow):
             p = self._resource_panel = ResourcePanel()
             p.read_requested.connect(self.read_resource)
             p.subscribe_toggled.connect(self.toggle_subscription)
+            p.is_subscribed = lambda server, uri: (server, uri) in self._subscribed
             self._wire_result(p.result)
             self.right.addWidget(p)
         return self._resource_panel
@@ -478,6 +481,8 @@ class MainWindow(QMainWindow):
         if state == READY:
             first = server not in self._loaded
             self._loaded.add(server)
+            if first:
+                self._resubscribe(server)
             self._show_server_icon(server)
             for kind in KINDS:
                 self._refresh_kind(server, kind)
@@ -491,6 +496,19 @@ class MainWindow(QMainWindow):
             self._clear_server(server)
         if server == self.current_server() or state == READY:
             self._update_empty_state()
+
+    def _resubscribe(self, server: str) -> None:
+        """A new connection knows nothing of the old one's subscriptions: ask again."""
+        conn = self.controller.connection(server)
+        uris = sorted(u for s, u in self._subscribed if s == server)
+        if conn is None or not uris:
+            return
+
+        async def go() -> None:
+            for uri in uris:
+                await conn.subscribe_resource(uri)
+
+        self.controller.spawn(go(), self._show_error)
 
     def _show_server_icon(self, server: str) -> None:
         conn = self.controller.connection(server)
@@ -587,8 +605,19 @@ class MainWindow(QMainWindow):
 
     @Slot(str, str)
     def on_resource_updated(self, server: str, uri: str) -> None:
-        if self._resource_panel is not None and self._resource_panel.server == server:
-            self._resource_panel.mark_updated(uri)
+        p = self._resource_panel
+        if p is None or p.server != server or p.uri != uri:
+            return
+        if (server, uri) in self._subscribed:
+            # Subscribed and on screen: show the new version rather than ask for a click.
+            async def reread() -> None:
+                await self._read(server, uri, p.result)
+                p.mark_refreshed(uri, time.strftime("%H:%M:%S"))
+                self.resource_refreshed.emit(server, uri)
+
+            self.controller.spawn(reread(), self._show_error)
+        else:
+            p.mark_updated(uri)
 
     # --- selection ----------------------------------------------------------------------------
     @Slot(str)
@@ -658,17 +687,17 @@ class MainWindow(QMainWindow):
         if item is None or self._refreshing:
             return  # a refresh moved the view's cursor; the person did not choose anything
         conn = self.controller.connection(item.server)
+        can_sub = bool(conn and (conn.capabilities or {}).get("resources", {}).get("subscribe"))
         if kind == "tools":
             self.tool_panel.show_tool(item.server, item.obj)
             self.right.setCurrentWidget(self.tool_panel)
         elif kind == "resources":
-            can_sub = bool(conn and (conn.capabilities or {}).get("resources", {}).get("subscribe"))
             self.resource_panel.show_resource(
                 item.server, item.obj, (item.server, item.key) in self._subscribed, can_sub
             )
             self.right.setCurrentWidget(self.resource_panel)
         elif kind == "resource_templates":
-            self.resource_panel.show_template(item.server, item.obj)
+            self.resource_panel.show_template(item.server, item.obj, can_sub)
             self.right.setCurrentWidget(self.resource_panel)
         elif kind == "prompts":
             self.prompt_panel.show_prompt(item.server, item.obj)
