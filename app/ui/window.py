@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -63,6 +64,21 @@ def describe_diff(kind: str, diff: Any) -> tuple[str, str]:
             parts.append(f"{n} {noun}{'s' if n != 1 else ''} {label}" if not parts else f"{n} {label}")
             details.append(f"{label}: {', '.join(names)}")
     return ", ".join(parts), "\n".join(details)
+
+
+# Python's logging, and most servers' loggers, start a stderr line with the level name.
+_STDERR_LEVEL = re.compile(r"^\s*\[?(DEBUG|INFO|NOTICE|WARN(?:ING)?|ERROR|CRITICAL|FATAL)\b", re.IGNORECASE)
+_LEVEL_NAMES = {"warn": "warning", "fatal": "critical"}
+
+
+def stderr_level(text: str, default: str) -> str:
+    """The level a stderr line states at its start (`WARNING …`, `[error] …`), else `default`:
+    the engine cannot know it, and a warning filed as info would hide from the level filter."""
+    m = _STDERR_LEVEL.match(text)
+    if m is None:
+        return default
+    word = m.group(1).lower()
+    return _LEVEL_NAMES.get(word, word)
 
 
 def icon_from_server(icons: list[Any]) -> QIcon | None:
@@ -590,7 +606,10 @@ class MainWindow(QMainWindow):
     def on_log_line(self, ev: Any) -> None:
         from app.ui.models.log import LogRow
 
-        self.bottom.log_model.append(LogRow(ev.time, ev.server, ev.level, ev.source, ev.text))
+        level = ev.level
+        if ev.source == "stderr":
+            level = stderr_level(ev.text, level)
+        self.bottom.log_model.append(LogRow(ev.time, ev.server, level, ev.source, ev.text))
 
     @Slot(object)
     def on_traffic(self, ev: Any) -> None:
