@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSizePolicy,
     QStackedWidget,
-    QToolButton,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -38,14 +37,9 @@ from PySide6.QtWidgets import (
 
 from app.ui.markdown_view import SafeMarkdownView
 from app.ui.safe_text import plain_label
+from app.ui.widgets import tool_button
 
 logger = logging.getLogger(__name__)
-
-
-def _tool_button(text: str) -> QToolButton:
-    b = QToolButton()
-    b.setText(text)
-    return b
 
 
 def to_jsonable(obj: Any) -> Any:
@@ -104,7 +98,7 @@ class TextBlock(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         bar = QHBoxLayout()
         bar.addStretch(1)
-        self.markdown_toggle = _tool_button("Markdown view")
+        self.markdown_toggle = tool_button("Markdown view")
         self.markdown_toggle.setCheckable(True)
         self.markdown_toggle.setToolTip("Show the text formatted as Markdown (no images are loaded)")
         bar.addWidget(self.markdown_toggle)
@@ -157,7 +151,7 @@ class ImageBlock(QWidget):
             ("+", "Zoom in", self.zoom_in),
             ("1:1", "Actual size", self.zoom_reset),
         ):
-            b = _tool_button(text)
+            b = tool_button(text)
             b.setToolTip(tip)
             b.setAccessibleName(tip)
             b.clicked.connect(slot)

@@ -35,21 +35,15 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPushButton,
     QStackedWidget,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from app.ui.async_dialogs import ask, run_dialog
 from app.ui.safe_text import plain_label
+from app.ui.widgets import tool_button
 
 logger = logging.getLogger(__name__)
-
-
-def _tool_button(text: str) -> QToolButton:
-    b = QToolButton()
-    b.setText(text)
-    return b
 
 
 SECRET_REF_PREFIX = "${secret:"
@@ -141,7 +135,7 @@ class KeyValueRows(QWidget):
         s = QCheckBox("secret")
         s.setToolTip("Keep the value in the system keychain, not in the settings file")
         s.setChecked(is_ref if secret is None else secret)
-        rm = _tool_button("✕")
+        rm = tool_button("✕")
         rm.setToolTip("Remove this row")
         rm.setAccessibleName("Remove row")
         # Names get the wider share: ones such as GITHUB_PERSONAL_ACCESS_TOKEN are long, and

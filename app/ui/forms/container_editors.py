@@ -23,6 +23,7 @@ from app.forms.values import MISSING, json_equal
 from app.ui.forms.base import EditorMixin, FormEnv, hbox, plain_label, register_editor, vbox
 from app.ui.forms.row import FieldRow
 from app.ui.forms.scalar_editors import _NoWheelCombo
+from app.ui.widgets import tool_button
 
 logger = logging.getLogger(__name__)
 
@@ -71,14 +72,6 @@ class _Entries(QWidget):
     def clear_all(self) -> None:
         for entry in list(self.entries):
             self.remove(entry)
-
-
-def _small_button(text: str, tip: str, parent: QWidget) -> QToolButton:
-    button = QToolButton(parent)
-    button.setText(text)
-    button.setToolTip(tip)
-    button.setAutoRaise(True)
-    return button
 
 
 FIRST_ROWS = 16
@@ -278,7 +271,7 @@ class MapEditor(QWidget):
         )
         row.set_value(value)
         row.on_changed = lambda: self.on_changed()
-        remove = _small_button("✕", "Remove this entry", entry)
+        remove = tool_button("✕", entry, tip="Remove this entry", auto_raise=True)
         remove.setAccessibleName(f"Remove entry {key} from {self.owner}")
         remove.clicked.connect(lambda: self._on_remove(entry))
         line.addWidget(key_edit, 0, Qt.AlignmentFlag.AlignTop)
@@ -408,7 +401,7 @@ class ArrayEditor(QWidget, EditorMixin):
             ("↓", "Move down", lambda: self._on_move(entry, 1)),
             ("✕", "Remove", lambda: self._on_remove(entry)),
         ):
-            button = _small_button(text, tip, entry)
+            button = tool_button(text, entry, tip=tip, auto_raise=True)
             button.clicked.connect(handler)
             line.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
             buttons.append(button)
