@@ -6,6 +6,8 @@ import datetime as dt
 import json
 import re
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from PySide6.QtCore import QDate, QStringListModel, Qt, Slot
@@ -219,23 +221,45 @@ class UuidEditor(_ButtonedText):
         self._fill(str(uuid.uuid4()))
 
 
-@register_editor("multiline")
-class MultilineEditor(QPlainTextEdit, EditorMixin):
-    """Reports user edits through `notify()`."""
+class _PlainTextEditor(QPlainTextEdit, EditorMixin):
+    """A multi-line editor that reports user edits through `notify()`, and not the text it is given."""
 
-    def __init__(self, field: Field, env: FormEnv, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, field: Field, env: FormEnv, parent: QWidget | None = None, *, fixed_font: bool = False
+    ) -> None:
         super().__init__(parent)
         self.field, self.env = field, env
         self._quiet = False
         self.setTabChangesFocus(True)  # Tab moves on through the form; it never inserts a tab
-        self.setPlaceholderText(_placeholder(field))
-        self.setFixedHeight(self.fontMetrics().lineSpacing() * 4 + 12)
+        if fixed_font:
+            self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.textChanged.connect(self._on_changed)
+
+    def _show_lines(self, lines: int) -> None:
+        """Be as tall as `lines` lines of the current font."""
+        self.setFixedHeight(self.fontMetrics().lineSpacing() * lines + 12)
+
+    @contextmanager
+    def _quietly(self) -> Iterator[None]:
+        """Changes made inside are the program's, not the user's: no `notify()`."""
+        self._quiet = True
+        try:
+            yield
+        finally:
+            self._quiet = False
 
     @Slot()
     def _on_changed(self) -> None:
         if not self._quiet:
             self.notify()
+
+
+@register_editor("multiline")
+class MultilineEditor(_PlainTextEditor):
+    def __init__(self, field: Field, env: FormEnv, parent: QWidget | None = None) -> None:
+        super().__init__(field, env, parent)
+        self.setPlaceholderText(_placeholder(field))
+        self._show_lines(4)
 
     def value(self) -> Any:
         return self.toPlainText()
@@ -244,11 +268,8 @@ class MultilineEditor(QPlainTextEdit, EditorMixin):
         return self.document().isEmpty()
 
     def set_value(self, value: Any) -> None:
-        self._quiet = True
-        try:
+        with self._quietly():
             self.setPlainText(value)
-        finally:
-            self._quiet = False
 
     def reset(self) -> None:
         self.set_value("")
@@ -470,28 +491,18 @@ _JSON_STARTS = set('{["-0123456789tfn')
 
 
 @register_editor("json")
-class JsonEditor(QPlainTextEdit, EditorMixin):
+class JsonEditor(_PlainTextEditor):
     """Any JSON value as text; a parse error names the line and column."""
 
     def __init__(self, field: Field, env: FormEnv, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.field, self.env = field, env
-        self._quiet = False
-        self.setTabChangesFocus(True)
-        self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        super().__init__(field, env, parent, fixed_font=True)
         hint = 'JSON value, e.g. "text", 42, true, ["a", "b"] or {"key": "value"}'
         reason = getattr(field, "reason", "")
         if reason:
             # No server text here: a tooltip that looks like HTML is shown as HTML.
             self.setToolTip("Edited as JSON: the form has no fields for this part of the tool's schema.")
         self.setPlaceholderText(_placeholder(field, hint))
-        self.setFixedHeight(self.fontMetrics().lineSpacing() * 4 + 12)
-        self.textChanged.connect(self._on_changed)
-
-    @Slot()
-    def _on_changed(self) -> None:
-        if not self._quiet:
-            self.notify()
+        self._show_lines(4)
 
     def parse(self) -> tuple[Any, str]:
         text = self.toPlainText()
@@ -515,20 +526,13 @@ class JsonEditor(QPlainTextEdit, EditorMixin):
 
     def set_value(self, value: Any) -> None:
         text = dumps_for_editing(value, indent=2 if isinstance(value, dict | list) and value else None)
-        self._quiet = True
-        try:
+        with self._quietly():
             self.setPlainText(text)
-        finally:
-            self._quiet = False
-        lines = min(max(text.count("\n") + 1, 3 if isinstance(value, dict | list) else 1), 12)
-        self.setFixedHeight(self.fontMetrics().lineSpacing() * lines + 12)
+        self._show_lines(min(max(text.count("\n") + 1, 3 if isinstance(value, dict | list) else 1), 12))
 
     def reset(self) -> None:
-        self._quiet = True
-        try:
+        with self._quietly():
             self.clear()
-        finally:
-            self._quiet = False
 
     def local_errors(self) -> list[str]:
         error = self.parse()[1]
