@@ -119,17 +119,27 @@ class _BoundedTable(QAbstractTableModel):
     def row(self, i: int) -> Any:
         return self._rows[i]
 
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        r = self._rows[index.row()]
+        if role == self.RowRole:
+            return r
+        if role == self.ServerRole:
+            return r.server
+        return self._row_data(r, index.column(), role)
+
+    def _row_data(self, r: Any, col: int, role: int) -> Any:
+        """What a table shows for `role` in column `col` of row `r` (row and server roles are done)."""
+        return None
+
 
 class LogModel(_BoundedTable):
     HEADERS = ("Time", "Server", "Level", "Source", "Message")
     LevelRankRole = Qt.ItemDataRole.UserRole + 3
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
-            return None
-        r: LogRow = self._rows[index.row()]
+    def _row_data(self, r: LogRow, col: int, role: int) -> Any:
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            col = index.column()
             if col == 0:
                 return clock(r.time)
             if col == 1:
@@ -141,10 +151,6 @@ class LogModel(_BoundedTable):
             if col == 4:
                 return r.text if role == Qt.ItemDataRole.DisplayRole else plain_tooltip(r.text)
             return None
-        if role == self.RowRole:
-            return r
-        if role == self.ServerRole:
-            return r.server
         if role == self.LevelRankRole:
             return level_rank(r.level)
         return None
@@ -153,12 +159,8 @@ class LogModel(_BoundedTable):
 class TrafficModel(_BoundedTable):
     HEADERS = ("Time", "Server", "Dir", "Message")
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
-            return None
-        r: TrafficRow = self._rows[index.row()]
+    def _row_data(self, r: TrafficRow, col: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
-            col = index.column()
             if col == 0:
                 return clock(r.time)
             if col == 1:
@@ -168,12 +170,8 @@ class TrafficModel(_BoundedTable):
             if col == 3:
                 return r.summary()
             return None
-        if role == Qt.ItemDataRole.ToolTipRole and index.column() == 2:
+        if role == Qt.ItemDataRole.ToolTipRole and col == 2:
             return "sent to the server" if r.direction == "out" else "received from the server"
-        if role == self.RowRole:
-            return r
-        if role == self.ServerRole:
-            return r.server
         return None
 
 
