@@ -209,11 +209,7 @@ class ServerDialog(QDialog):
         outer.addWidget(self.paste_note)
 
         form = QFormLayout()
-        self.name = QLineEdit()
-        self.name.setAccessibleName("Name")
-        self.name.setPlaceholderText("for example github")
-        self.name_error = self._error_label()
-        form.addRow("Name", self._with_error(self.name, self.name_error))
+        self.name, self.name_error = self._checked_line(form, "Name", "for example github")
         self.transport = QComboBox()
         self.transport.setAccessibleName("Connection type")
         self.transport.addItem("Local program (stdio)", "stdio")
@@ -224,14 +220,10 @@ class ServerDialog(QDialog):
 
         self.pages = QStackedWidget()
         # stdio page
-        stdio = QWidget()
-        sf = QFormLayout(stdio)
-        sf.setContentsMargins(0, 0, 0, 0)
-        self.command = QLineEdit()
-        self.command.setAccessibleName("Command")
-        self.command.setPlaceholderText("npx, uvx, python, or a full path")
-        self.command_error = self._error_label()
-        sf.addRow("Command", self._with_error(self.command, self.command_error))
+        stdio, sf = self._page()
+        self.command, self.command_error = self._checked_line(
+            sf, "Command", "npx, uvx, python, or a full path"
+        )
         args_box = QWidget()
         al = QVBoxLayout(args_box)
         al.setContentsMargins(0, 0, 0, 0)
@@ -265,14 +257,8 @@ class ServerDialog(QDialog):
         sf.addRow("Environment", self.env)
         self.pages.addWidget(stdio)
         # http page
-        http = QWidget()
-        hf = QFormLayout(http)
-        hf.setContentsMargins(0, 0, 0, 0)
-        self.url = QLineEdit()
-        self.url.setAccessibleName("URL")
-        self.url.setPlaceholderText("https://example.com/mcp")
-        self.url_error = self._error_label()
-        hf.addRow("URL", self._with_error(self.url, self.url_error))
+        http, hf = self._page()
+        self.url, self.url_error = self._checked_line(hf, "URL", "https://example.com/mcp")
         self.headers = KeyValueRows("header")
         hf.addRow("Headers", self.headers)
         self.pages.addWidget(http)
@@ -328,6 +314,24 @@ class ServerDialog(QDialog):
         self._transport_changed()
 
     # --- helpers ------------------------------------------------------------------------------
+    @staticmethod
+    def _page() -> tuple[QWidget, QFormLayout]:
+        """One page of the transport stack: a form flush with the fields above it."""
+        page = QWidget()
+        form = QFormLayout(page)
+        form.setContentsMargins(0, 0, 0, 0)
+        return page, form
+
+    @classmethod
+    def _checked_line(cls, form: QFormLayout, label: str, placeholder: str) -> tuple[QLineEdit, QLabel]:
+        """A text field checked where it is typed: the field, with its (hidden) error line under it."""
+        edit = QLineEdit()
+        edit.setAccessibleName(label)
+        edit.setPlaceholderText(placeholder)
+        error = cls._error_label()
+        form.addRow(label, cls._with_error(edit, error))
+        return edit, error
+
     @staticmethod
     def _error_label() -> QLabel:
         label = plain_label("")
