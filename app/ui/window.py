@@ -668,7 +668,8 @@ class MainWindow(QMainWindow):
             self.catalog.empty.setText(f"{server} failed: {row.reason}")
             self.overview_reason.setText(
                 f"Could not connect to “{server}”:\n{row.reason}\n\n"
-                "Fix the server's settings with Edit, then press Reconnect. "
+                "Fix the server's settings with Edit: saving them tries again by itself "
+                "(Reconnect tries again as it is). "
                 "The Log tab below shows what the server printed."
             )
             self.overview_reason.show()

@@ -55,28 +55,44 @@ def main() -> None:
     pump(lambda: w.server_model.server("demo").state == "ready")
     w.catalog.select("tools", "demo", "create_contact")
     pump(lambda: getattr(w.tool_panel.tool, "name", "") == "create_contact")
-    w.tool_panel.form.set_value(
-        {
-            "contact": {
-                "name": "Ana Lima",
-                "email": "ana@example.com",
-                "address": {
-                    "street": "Rua Augusta 10",
-                    "city": "Lisboa",
-                    "postal_code": "1100-053",
-                    "country": "PT",
-                },
-            }
+    contact: dict[str, object] = {
+        "contact": {
+            "name": "Ana Lima",
+            "email": "ana@example.com",
+            "address": {
+                "street": "Rue de Rivoli 10",
+                "city": "Paris",
+                "postal_code": "75001",
+                "country": "FR",
+            },
         }
-    )
+    }
+    w.tool_panel.form.set_value(contact)
     pump(lambda: True)
     w.grab().save(str(OUT / "tool-form.png"))
+
+    done: list[bool] = []
+    w.call_finished.connect(lambda *_: done.append(True))
+
+    def run_tool(name: str, value: dict[str, object]) -> None:
+        w.catalog.select("tools", "demo", name)
+        pump(lambda: getattr(w.tool_panel.tool, "name", "") == name)
+        w.tool_panel.form.set_value(value)
+        done.clear()
+        w.tool_panel.run_button.click()
+        pump(lambda: bool(done))
+
+    # A few calls that the demo server reports on its stderr: the Log tab has something to show.
+    run_tool("create_contact", contact)
+    run_tool("add_note", {"name": "groceries", "text": "Milk, bread, pears."})
+    run_tool("add_note", {"name": "ideas", "text": "A picnic on Saturday."})
+    log = w.bottom.log_filter
+    pump(lambda: log.rowCount() >= 3)
 
     w.catalog.select("tools", "demo", "draw_badge")
     pump(lambda: getattr(w.tool_panel.tool, "name", "") == "draw_badge")
     w.tool_panel.form.set_value({"color": "purple", "size": 160})
-    done: list[bool] = []
-    w.call_finished.connect(lambda *_: done.append(True))
+    done.clear()
     w.tool_panel.run_button.click()
     pump(lambda: bool(done))
     w.grab().save(str(OUT / "image-result.png"))
@@ -85,10 +101,9 @@ def main() -> None:
     from app.config.model import ServerEntry
 
     c.store.add(ServerEntry(name="weather-api", command="uvx-not-installed", args=["mcp-weather"]))
-    c.save()
+    c.save()  # an added server connects by itself
     pump(lambda: "weather-api" in w.server_model.names())
     w.servers.select("weather-api")
-    w.servers.buttons["connect"].click()
     pump(lambda: w.server_model.server("weather-api").state == "failed")
     w.grab().save(str(OUT / "failed-server.png"))
 
