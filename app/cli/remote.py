@@ -16,7 +16,7 @@ import dataclasses
 import json
 import re
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -258,23 +258,41 @@ def first_line(text: str | None) -> str:
 # ---------------------------------------------------------------------------------- commands
 
 
-def cmd_tools(args: argparse.Namespace) -> int:
+def with_description(head: str, description: str | None) -> str:
+    """`head — the description's first line`, or `head` alone when there is none."""
+    described = first_line(description)
+    return head + (f" — {described}" if described else "")
+
+
+def _list_entries(
+    args: argparse.Namespace,
+    entries: Callable[[ServerConnection], Iterable[Any]],
+    line: Callable[[Any], str],
+) -> int:
+    """A listing command: the entries' wire dicts with --json, else one `line(entry)` each."""
     target = resolve_target(args)
 
     async def action(conn: ServerConnection) -> list[Any]:
-        return list(conn.catalog.tools.values())
+        return list(entries(conn))
 
-    def present(tools: list[Any]) -> int:
+    def present(found: list[Any]) -> int:
         if args.json:
-            print_json([tool.raw for tool in tools])
+            print_json([entry.raw for entry in found])
             return EXIT_OK
-        for tool in tools:
-            title = f" ({safe(tool.title)})" if tool.title and tool.title != tool.name else ""
-            description = first_line(tool.description)
-            print(f"{safe(tool.name)}{title}" + (f" — {description}" if description else ""))
+        for entry in found:
+            print(line(entry))
         return EXIT_OK
 
     return run_on_server(target, action, present)
+
+
+def _tool_line(tool: Any) -> str:
+    title = f" ({safe(tool.title)})" if tool.title and tool.title != tool.name else ""
+    return with_description(f"{safe(tool.name)}{title}", tool.description)
+
+
+def cmd_tools(args: argparse.Namespace) -> int:
+    return _list_entries(args, lambda conn: conn.catalog.tools.values(), _tool_line)
 
 
 def cmd_call(args: argparse.Namespace) -> int:
@@ -356,12 +374,10 @@ def cmd_resources(args: argparse.Namespace) -> int:
             )
             return EXIT_OK
         for res in resources:
-            described = first_line(res.raw.get("description"))
-            print(f"{safe(res.uri)}  {safe(res.name)}" + (f" — {described}" if described else ""))
+            print(with_description(f"{safe(res.uri)}  {safe(res.name)}", res.raw.get("description")))
         for tpl in templates:
-            described = first_line(tpl.raw.get("description"))
             uri, name = safe(str(tpl.raw.get("uriTemplate", ""))), safe(str(tpl.raw.get("name", "")))
-            print(f"{uri}  {name} (template)" + (f" — {described}" if described else ""))
+            print(with_description(f"{uri}  {name} (template)", tpl.raw.get("description")))
         return EXIT_OK
 
     return run_on_server(target, action, present)
@@ -383,29 +399,19 @@ def cmd_read(args: argparse.Namespace) -> int:
     return run_on_server(target, action, present)
 
 
+def _prompt_line(prompt: Any) -> str:
+    names = [
+        safe(str(a.get("name", ""))) + ("*" if a.get("required") else "")
+        for a in prompt.raw.get("arguments") or []
+    ]
+    line = safe(str(prompt.raw.get("name", "")))
+    if names:
+        line += f" ({', '.join(names)})"
+    return with_description(line, prompt.raw.get("description"))
+
+
 def cmd_prompts(args: argparse.Namespace) -> int:
-    target = resolve_target(args)
-
-    async def action(conn: ServerConnection) -> list[Any]:
-        return list(conn.catalog.prompts.values())
-
-    def present(prompts: list[Any]) -> int:
-        if args.json:
-            print_json([p.raw for p in prompts])
-            return EXIT_OK
-        for prompt in prompts:
-            names = [
-                safe(str(a.get("name", ""))) + ("*" if a.get("required") else "")
-                for a in prompt.raw.get("arguments") or []
-            ]
-            described = first_line(prompt.raw.get("description"))
-            line = safe(str(prompt.raw.get("name", "")))
-            if names:
-                line += f" ({', '.join(names)})"
-            print(line + (f" — {described}" if described else ""))
-        return EXIT_OK
-
-    return run_on_server(target, action, present)
+    return _list_entries(args, lambda conn: conn.catalog.prompts.values(), _prompt_line)
 
 
 def cmd_prompt(args: argparse.Namespace) -> int:
