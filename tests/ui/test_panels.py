@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QModelIndex, Qt
 
 from tests.ui.conftest import connect, fill_text_field, run_tool_and_wait, select_tool
 
@@ -162,5 +162,9 @@ def test_search_all_servers_shows_qualified_names(qtbot: Any, desk: Any) -> None
     # Servers' items come in the order their catalogs arrived ("second" connects by itself on save).
     assert sorted(shown) == ["Echo (demo/echo)", "Echo (second/echo)"]
     # picking the other server's tool shows it, named with its server
-    desk.catalog.views["tools"].setCurrentIndex(proxy.index(1, 0))
+    view = desk.catalog.views["tools"]
+    view.setCurrentIndex(QModelIndex())  # a fresh pick below, whatever was current before
+    view.setCurrentIndex(proxy.index(shown.index("Echo (demo/echo)"), 0))
+    assert desk.tool_panel.name.text() == "demo/echo"
+    view.setCurrentIndex(proxy.index(shown.index("Echo (second/echo)"), 0))
     assert desk.tool_panel.name.text() == "second/echo"
