@@ -21,11 +21,11 @@ import os
 import re
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import AsyncExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, Literal, TypeVar, cast
 
 import anyio
 import mcp_types as types
@@ -80,6 +80,8 @@ from app.mcp.tap import TappedTransport
 from app.mcp.target import Target
 
 logger = logging.getLogger(__name__)
+
+_R = TypeVar("_R")
 
 DEBOUNCE = 0.1
 """Quiet time after a list_changed before refreshing: a burst becomes one refresh."""
@@ -703,12 +705,11 @@ class ServerConnection:
             request = ElicitationRequest(
                 message=params.message, mode="form", requested_schema=schema, defaults=schema_defaults(schema)
             )
-        try:
-            with self._waiting_on_a_person():
-                response = await self.handlers.elicit(self.name, request)
-        except Exception as exc:
-            logger.exception("elicitation handler failed")
-            return types.ErrorData(code=types.INTERNAL_ERROR, message=f"the client could not ask: {exc}")
+        response = await self._ask_person(
+            lambda: self.handlers.elicit(self.name, request), "elicitation", "the client could not ask"
+        )
+        if isinstance(response, types.ErrorData):
+            return response
         content = response.content if response.action == "accept" and request.mode == "form" else None
         return types.ElicitResult(action=response.action, content=content)
 
@@ -721,12 +722,11 @@ class ServerConnection:
             max_tokens=params.max_tokens,
             raw=_dump(params),
         )
-        try:
-            with self._waiting_on_a_person():
-                response = await self.handlers.sample(self.name, request)
-        except Exception as exc:
-            logger.exception("sampling handler failed")
-            return types.ErrorData(code=types.INTERNAL_ERROR, message=f"the client could not sample: {exc}")
+        response = await self._ask_person(
+            lambda: self.handlers.sample(self.name, request), "sampling", "the client could not sample"
+        )
+        if isinstance(response, types.ErrorData):
+            return response
         if response.action != "accept" or response.content is None:
             return types.ErrorData(
                 code=-1, message=response.message or "the user declined the sampling request"
@@ -739,6 +739,18 @@ class ServerConnection:
                 "stopReason": response.stop_reason,
             }
         )
+
+    async def _ask_person(
+        self, ask: Callable[[], Awaitable[_R]], what: str, failure: str
+    ) -> _R | types.ErrorData:
+        """Run a handler that may wait for a person; a handler that raises answers the server
+        with an error instead of breaking the connection."""
+        try:
+            with self._waiting_on_a_person():
+                return await ask()
+        except Exception as exc:
+            logger.exception("%s handler failed", what)
+            return types.ErrorData(code=types.INTERNAL_ERROR, message=f"{failure}: {exc}")
 
     @contextmanager
     def _waiting_on_a_person(self) -> Iterator[None]:

@@ -276,6 +276,27 @@ async def test_elicitation_and_sampling_go_to_the_handlers() -> None:
         assert handlers.samplings[0].messages[0]["content"]["text"] == "hi"
 
 
+class BrokenHandlers:
+    async def elicit(self, server: str, request: ElicitationRequest) -> ElicitationResponse:
+        raise RuntimeError("no form today")
+
+    async def sample(self, server: str, request: SamplingRequest) -> SamplingResponse:
+        raise RuntimeError("no model today")
+
+
+async def test_a_handler_that_raises_answers_the_server_with_an_error(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async with connected(sdk_target(), handlers=BrokenHandlers()) as conn:
+        assert (
+            await conn.call_tool("sample")
+        ).text() == "declined: the client could not sample: no model today"
+        with pytest.raises(CallFailed, match="the client could not ask: no form today"):
+            await conn.call_tool("elicit")  # the test server does not catch the error it gets
+        assert (await conn.call_tool("sample")).text().startswith("declined:")  # still connected
+    assert "sampling handler failed" in caplog.text and "elicitation handler failed" in caplog.text
+
+
 @pytest.mark.parametrize(("accept", "expected"), [(True, "accept"), (False, "decline")])
 async def test_headless_handlers(accept: bool, expected: str) -> None:
     async with connected(sdk_target(), handlers=HeadlessHandlers(accept_defaults=accept)) as conn:
