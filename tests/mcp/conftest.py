@@ -58,12 +58,13 @@ def demo_target(name: str = "demo", mode: str = "legacy", **kw: Any) -> Target:
 
 @asynccontextmanager
 async def connected(
-    target: Target, events: EventLog | None = None, **kw: Any
+    target: Target, events: EventLog | None = None, *, settle: float = 30, **kw: Any
 ) -> AsyncIterator[ServerConnection]:
+    """A started connection that must become READY within `settle` seconds; stopped after."""
     conn = ServerConnection(target, sink=events, **kw)
     conn.start()
     try:
-        state = await conn.wait_settled(30)
+        state = await conn.wait_settled(settle)
         assert state.name == "READY", conn.reason
         yield conn
     finally:

@@ -4,19 +4,19 @@ stdio (both connect modes), Streamable HTTP and SSE, bound to 127.0.0.1."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from app.mcp.connection import ServerConnection
-from app.mcp.events import ConnectionState, Progress, Traffic
+from app.mcp.events import Progress, Traffic
 from app.mcp.handlers import ElicitationRequest, ElicitationResponse, SamplingRequest, SamplingResponse
 from app.mcp.results import CallTimedOut
 from app.mcp.target import Target
 from tests.conftest import skip_or_fail
+from tests.mcp.conftest import connected
 from tests.servers.harness import EventLog
 from tests.servers.process import TOKEN_VAR, wait_no_processes
 
@@ -60,24 +60,11 @@ def everything_target(kind: str, token: str, **kw: Any) -> Iterator[Target]:
         yield Target(name="everything", transport="http" if kind == "http" else "sse", url=server.url, **kw)
 
 
-@asynccontextmanager
-async def connect(
-    target: Target, events: EventLog | None = None, **kw: Any
-) -> AsyncIterator[ServerConnection]:
-    conn = ServerConnection(target, sink=events, **kw)
-    conn.start()
-    try:
-        assert await conn.wait_settled(60) == ConnectionState.READY, conn.reason
-        yield conn
-    finally:
-        await conn.stop()
-
-
 @pytest.mark.parametrize("kind", KINDS)
 async def test_catalog_and_calls(kind: str, token: str) -> None:
     events = EventLog()
     with everything_target(kind, token) as target:
-        async with connect(target, events) as conn:
+        async with connected(target, events, settle=60) as conn:
             assert conn.protocol_version == "2025-11-25"  # a handshake-era server: auto falls back
             assert conn.server_info is not None and conn.server_info.name == "mcp-servers/everything"
             assert {"echo", "get-sum", "get-structured-content", "trigger-long-running-operation"} <= set(
@@ -112,7 +99,7 @@ async def test_catalog_and_calls(kind: str, token: str) -> None:
 async def test_timeout_tells_the_server_and_the_connection_survives(kind: str, token: str) -> None:
     events = EventLog()
     with everything_target(kind, token) as target:
-        async with connect(target, events) as conn:
+        async with connected(target, events, settle=60) as conn:
             with pytest.raises(CallTimedOut):
                 await conn.call_tool(
                     "trigger-long-running-operation", {"duration": 30, "steps": 1}, timeout=0.5
@@ -138,7 +125,7 @@ class Handlers:
 async def test_elicitation_sampling_and_roots(kind: str, token: str, tmp_path: Path) -> None:
     handlers = Handlers()
     with everything_target(kind, token, roots=(str(tmp_path),)) as target:
-        async with connect(target, handlers=handlers) as conn:
+        async with connected(target, handlers=handlers, settle=60) as conn:
             elicited = await conn.call_tool("trigger-elicitation-request", {})
             assert not elicited.is_error
             request = handlers.elicitations[0]
