@@ -17,19 +17,32 @@ import pytest
 
 
 @pytest.fixture(scope="session")
-def aloop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
+def _qasync_loop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
     """One loop for the whole session: a qasync loop cannot be re-created in 'already running'
     mode after another one was stopped in the same QApplication (its timers stop firing)."""
     import qasync
 
     loop = qasync.QEventLoop(qapp, already_running=True)
-    asyncio.set_event_loop(loop)
+    # qasync declares itself the thread's running loop at construction; only the tests that ask
+    # for `aloop` may see it so, or a later test's `asyncio.run` refuses to start.
+    asyncio.events._set_running_loop(None)
     yield loop
     # End of the session: stop the worker threads (asyncio.to_thread) before Qt goes away.
-    asyncio.events._set_running_loop(None)
     loop.stop()
     loop.close()
     asyncio.set_event_loop(None)
+
+
+@pytest.fixture
+def aloop(_qasync_loop: asyncio.AbstractEventLoop) -> Iterator[asyncio.AbstractEventLoop]:
+    """The session's qasync loop, marked running for this test only."""
+    asyncio.set_event_loop(_qasync_loop)
+    asyncio.events._set_running_loop(_qasync_loop)
+    try:
+        yield _qasync_loop
+    finally:
+        asyncio.events._set_running_loop(None)
+        asyncio.set_event_loop(None)
 
 
 def run(qtbot: Any, coro: Any, timeout: float = 30.0) -> Any:
