@@ -66,6 +66,8 @@ def run_gui(argv: list[str]) -> int:
     app.setApplicationName("MCP Desk")
     app.setOrganizationName("mcp-desk")
     app.setDesktopFileName("mcp-desk")
+    if app.platformName() == "offscreen":
+        _quiet_offscreen_noise()
 
     import qasync
 
@@ -77,6 +79,21 @@ def run_gui(argv: list[str]) -> int:
             return int(loop.run_until_complete(_main(app, args, headless)))
     finally:
         asyncio.set_event_loop(None)
+
+
+def _quiet_offscreen_noise() -> None:
+    """Drop the offscreen plugin's "does not support propagateSizeHints()" line.
+
+    It is printed on every window resize under QT_QPA_PLATFORM=offscreen (--smoke-test and
+    --screenshot on a machine without a display) and says nothing about MCP Desk.
+    """
+    from PySide6.QtCore import qInstallMessageHandler
+
+    def handler(_mode: Any, _context: Any, message: str) -> None:
+        if "does not support propagateSizeHints" not in message:
+            print(message, file=sys.stderr)
+
+    qInstallMessageHandler(handler)
 
 
 async def _main(app: Any, args: argparse.Namespace, headless: bool) -> int:

@@ -139,6 +139,8 @@ def test_smoke_test_command(tmp_path: Path) -> None:
     assert lines[0].startswith("broken: failed: "), lines
     assert lines[1].startswith("demo: ready, ") and lines[1].endswith(" tools"), lines
     assert shot.stat().st_size > 10_000
+    # The offscreen plugin's resize chatter is not shown to the person running the command.
+    assert "propagateSizeHints" not in out.stderr, out.stderr
 
 
 def test_search_all_servers_shows_qualified_names(qtbot: Any, desk: Any) -> None:
