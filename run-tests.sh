@@ -6,42 +6,13 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 
-find_python() {
-    local candidate
-    for candidate in "${PYTHON:-}" python3 python3.13 python3.12 python3.11; do
-        [[ -n "$candidate" ]] || continue
-        if command -v "$candidate" >/dev/null 2>&1 &&
-            "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
-            echo "$candidate"
-            return 0
-        fi
-    done
-    echo "run-tests.sh: MCP Desk needs Python 3.11 or newer; install it (or set PYTHON=/path/to/python3.11)" >&2
-    return 1
-}
+# shellcheck source=packaging/venv.sh
+source packaging/venv.sh
 
 elapsed() { echo $(($(date +%s) - $1)); }
 
 start_all=$(date +%s)
-if [[ ! -x .venv/bin/python ]]; then
-    python="$(find_python)"
-    echo "== creating .venv with $("$python" --version)"
-    if ! "$python" -m venv .venv; then
-        echo "run-tests.sh: could not create a venv (on Debian/Ubuntu: apt install python3-venv)" >&2
-        rm -rf .venv
-        exit 1
-    fi
-fi
-
-stamp=.venv/.mcp-desk-installed
-hash="$( (sha256sum pyproject.toml 2>/dev/null || shasum -a 256 pyproject.toml) | cut -d' ' -f1)"
-if [[ "$(cat "$stamp" 2>/dev/null)" != "$hash test" ]]; then
-    t=$(date +%s)
-    echo "== installing MCP Desk with the test extra into .venv"
-    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
-    echo "$hash test" >"$stamp"
-    echo "== installed in $(elapsed "$t") s"
-fi
+ensure_venv test
 
 # npm test servers (server-everything, the conformance suite, Node 22), when the set-up script exists.
 if [[ -x tests/setup_node.sh || -f tests/setup_node.sh ]]; then

@@ -1,0 +1,48 @@
+# Sourced by run.sh and run-tests.sh: make ./.venv (once) and install MCP Desk into it.
+# `ensure_venv app` installs the app; `ensure_venv test` installs it with the test extra.
+# Packages are reinstalled only when pyproject.toml changed (an editable install picks up code
+# changes by itself): the stamp file holds the hash of pyproject.toml and what was installed.
+
+find_python() {
+    # The first Python 3.11+ we can find: $PYTHON if set, then the usual names.
+    local candidate
+    for candidate in "${PYTHON:-}" python3 python3.13 python3.12 python3.11; do
+        [[ -n "$candidate" ]] || continue
+        if command -v "$candidate" >/dev/null 2>&1 &&
+            "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+            echo "$candidate"
+            return 0
+        fi
+    done
+    echo "MCP Desk needs Python 3.11 or newer; install it (or set PYTHON=/path/to/python3.11)" >&2
+    return 1
+}
+
+ensure_venv() {
+    local kind="$1" python hash stamp=.venv/.mcp-desk-installed have t
+    if [[ ! -x .venv/bin/python ]]; then
+        python="$(find_python)"
+        echo "== creating the virtual environment .venv with $("$python" --version)" >&2
+        if ! "$python" -m venv .venv; then
+            echo "could not create a venv (on Debian/Ubuntu: apt install python3-venv)" >&2
+            rm -rf .venv
+            return 1
+        fi
+    fi
+    hash="$( (sha256sum pyproject.toml 2>/dev/null || shasum -a 256 pyproject.toml) | cut -d' ' -f1)"
+    have="$(cat "$stamp" 2>/dev/null || true)"
+    # The test install includes the app, so it satisfies `app` too.
+    if [[ "$have" == "$hash test" || ("$kind" == app && "$have" == "$hash app") ]]; then
+        return 0
+    fi
+    t=$(date +%s)
+    if [[ "$kind" == test ]]; then
+        echo "== installing MCP Desk with the test extra into .venv" >&2
+        .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+    else
+        echo "== installing MCP Desk and its dependencies into .venv (the first time takes a minute or two)" >&2
+        .venv/bin/python -m pip install --quiet --disable-pip-version-check -e .
+    fi
+    echo "$hash $kind" >"$stamp"
+    echo "== installed in $(($(date +%s) - t)) s" >&2
+}
