@@ -48,12 +48,18 @@ def _open_dialogs(window: Any) -> list[Any]:
     return [d for d in window.controller.handlers.open_dialogs if d.isVisible()]
 
 
-def test_elicitation_round_trip(qtbot: Any, desk: Any) -> None:
+def _run_until_server_asks(qtbot: Any, desk: Any, tool: str) -> Any:
+    """Connect, run `tool`, and return the one dialog its server request (elicitation/sampling) opened."""
     connect(qtbot, desk)
-    select_tool(qtbot, desk, "book_table")
+    select_tool(qtbot, desk, tool)
     desk.tool_panel.run_button.click()
     qtbot.waitUntil(lambda: bool(_open_dialogs(desk)), timeout=20000)
     (d,) = _open_dialogs(desk)
+    return d
+
+
+def test_elicitation_round_trip(qtbot: Any, desk: Any) -> None:
+    d = _run_until_server_asks(qtbot, desk, "book_table")
     assert "Booking a table at Chez Demo" in d.message.text()
     # The main window stays usable while the server waits for the person (non-modal).
     assert not d.isModal()
@@ -73,11 +79,7 @@ def test_elicitation_round_trip(qtbot: Any, desk: Any) -> None:
 
 
 def test_elicitation_decline(qtbot: Any, desk: Any) -> None:
-    connect(qtbot, desk)
-    select_tool(qtbot, desk, "book_table")
-    desk.tool_panel.run_button.click()
-    qtbot.waitUntil(lambda: bool(_open_dialogs(desk)), timeout=20000)
-    (d,) = _open_dialogs(desk)
+    d = _run_until_server_asks(qtbot, desk, "book_table")
     with qtbot.waitSignal(desk.call_finished, timeout=20000):
         d.decline_button.click()
     assert "No booking made: you chose decline" in desk.tool_panel.result.json_text()
@@ -86,11 +88,7 @@ def test_elicitation_decline(qtbot: Any, desk: Any) -> None:
 def test_sampling_round_trip(qtbot: Any, desk: Any) -> None:
     from app.ui.requests import SamplingDialog
 
-    connect(qtbot, desk)
-    select_tool(qtbot, desk, "ask_model")
-    desk.tool_panel.run_button.click()
-    qtbot.waitUntil(lambda: bool(_open_dialogs(desk)), timeout=20000)
-    (d,) = _open_dialogs(desk)
+    d = _run_until_server_asks(qtbot, desk, "ask_model")
     assert isinstance(d, SamplingDialog)
     texts = [w.toPlainText() for w in d.findChildren(type(d.answer))]
     assert any("Say hello in three languages." in t and "Answer in one short paragraph." in t for t in texts)
@@ -101,11 +99,7 @@ def test_sampling_round_trip(qtbot: Any, desk: Any) -> None:
 
 
 def test_sampling_declined(qtbot: Any, desk: Any) -> None:
-    connect(qtbot, desk)
-    select_tool(qtbot, desk, "ask_model")
-    desk.tool_panel.run_button.click()
-    qtbot.waitUntil(lambda: bool(_open_dialogs(desk)), timeout=20000)
-    (d,) = _open_dialogs(desk)
+    d = _run_until_server_asks(qtbot, desk, "ask_model")
     with qtbot.waitSignal(desk.call_finished, timeout=20000):
         d.decline_button.click()
     status = desk.tool_panel.result.status_text()
