@@ -83,9 +83,16 @@ class Step:
 class Report:
     target: str
     steps: list[Step] = field(default_factory=list)
+    secrets: frozenset[str] = frozenset()
+    """The target's resolved secret values: masked in every step (an error may echo the URL)."""
 
     def add(self, status: Status, title: str, *details: str, advice: str | None = None) -> Step:
-        step = Step(status, title, [d for d in details if d], advice)
+        from app.mcp.masking import mask_text
+
+        def m(text: str) -> str:
+            return mask_text(text, self.secrets) if self.secrets else text
+
+        step = Step(status, m(title), [m(d) for d in details if d], m(advice) if advice else advice)
         self.steps.append(step)
         return step
 
@@ -147,6 +154,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         import dataclasses
 
         target = dataclasses.replace(target, timeout=min(target.timeout, DEFAULT_DOCTOR_TIMEOUT))
+    report.secrets = target.secret_values
     described = target.describe()
     report.target = described if described.startswith(target.name) else f"{target.name} ({described})"
     report.add("ok", "read the server's definition", f"transport: {target.transport}, mode: {target.mode}")

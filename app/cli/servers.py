@@ -40,13 +40,25 @@ def register(subparsers: Any) -> None:
         help="add a server",
         description="Add a stdio server (--command) or a remote one (--url). Arguments that start "
         "with '-' are written --arg=-y. Env names that look secret (TOKEN, KEY, SECRET, PASSWORD, PAT, "
-        "CREDENTIAL) and the Authorization header go to the keyring unless --no-detect-secrets.",
+        "CREDENTIAL), the Authorization header, values of secret flags (--api-key X, --token=X), known "
+        "token shapes (ghp_..., sk-...) and secret URL parameters (?token=, ?api_key=) go to the "
+        "keyring unless --no-detect-secrets.",
     )
     p.add_argument("name", metavar="NAME")
     target = p.add_mutually_exclusive_group(required=True)
     target.add_argument("--command", metavar="CMD", help="program to start (stdio server)")
     target.add_argument("--url", metavar="URL", help="address of a remote server")
-    p.add_argument("--arg", action="append", default=[], metavar="A", help="argument (repeatable)")
+    p.add_argument("--arg", action=_OrderedArg, default=[], metavar="A", help="argument (repeatable)")
+    p.add_argument(
+        "--secret-arg",
+        action=_OrderedArg,
+        nargs="?",
+        default=[],
+        metavar="A",
+        help="secret argument, kept in the keyring and passed at start (without =A it is asked for); "
+        "an environment variable is safer where the server reads one: other local users can read "
+        "a program's arguments",
+    )
     p.add_argument("--cwd", metavar="DIR", help="working directory of the server")
     p.add_argument("--type", choices=("http", "sse"), help="remote transport (default http)")
     p.add_argument("--env", action="append", default=[], metavar="K=V", help="environment variable")
@@ -91,6 +103,17 @@ def register(subparsers: Any) -> None:
 # -- helpers -------------------------------------------------------------------------------
 
 
+class _OrderedArg(argparse.Action):
+    """`--arg` and `--secret-arg` fill one list of (value, secret?) in the order given (a secret's
+    place among the arguments matters); `--secret-arg` without a value has None, to be asked."""
+
+    def __call__(self, parser: Any, namespace: argparse.Namespace, values: Any, option: Any = None) -> None:
+        # New lists each time: the parser's default list is shared between parses.
+        setattr(namespace, self.dest, [*(getattr(namespace, self.dest, None) or []), values])
+        ordered = getattr(namespace, "ordered_args", None) or []
+        namespace.ordered_args = [*ordered, (values, self.dest == "secret_arg")]
+
+
 def _usage(message: str) -> Exception:
     from app.cli.main import CommandError
 
@@ -120,6 +143,23 @@ def _asked(values: dict[str, str | None], what: str, server: str) -> dict[str, s
     return out
 
 
+def _ordered_args(ordered: list[tuple[str | None, bool]], server: str) -> tuple[list[str], set[int]]:
+    """The arguments in order (secret ones without a value asked for) and the secret positions."""
+    from app.cli.secrets import read_secret
+
+    values: list[str] = []
+    marked: set[int] = set()
+    for value, secret in ordered:
+        if secret:
+            if value is None:
+                value = read_secret(f"secret argument {len(values) + 1} for {server}: ")
+                if not value:
+                    raise _usage("no value given for --secret-arg")
+            marked.add(len(values))
+        values.append(value or "")
+    return values, marked
+
+
 def _load() -> Any:
     from app.config.store import ConfigStore
 
@@ -129,9 +169,12 @@ def _load() -> Any:
 
 
 def _target(entry: ServerEntry) -> str:
+    # A secret written in clear into the file by hand is not printed (references are).
+    from app.secrets.detect import redact_args, redact_url
+
     if entry.transport == "stdio":
-        return " ".join([entry.command or "", *entry.args]).strip()
-    return entry.url or ""
+        return " ".join([entry.command or "", *redact_args(entry.args)]).strip()
+    return redact_url(entry.url or "")
 
 
 # -- commands ------------------------------------------------------------------------------
@@ -141,14 +184,16 @@ def cmd_list(args: argparse.Namespace) -> int:
     store = _load()
     entries: list[ServerEntry] = store.entries
     if args.json:
+        from app.secrets.detect import redact_args, redact_url
+
         rows = [
             {
                 "name": e.name,
                 "transport": e.transport,
                 "command": e.command,
-                "args": e.args,
+                "args": redact_args(e.args),
                 "cwd": e.cwd,
-                "url": e.url,
+                "url": redact_url(e.url) if e.url is not None else None,
                 "env": e.env,
                 "headers": e.headers,
                 "disabled": e.disabled,
@@ -181,15 +226,17 @@ def cmd_add(args: argparse.Namespace) -> int:
 
     if args.command is not None and (args.type is not None):
         raise _usage("--type applies to --url servers only")
-    if args.url is not None and (args.arg or args.cwd):
-        raise _usage("--arg and --cwd apply to --command servers only")
+    if args.url is not None and (args.arg or args.secret_arg or args.cwd):
+        raise _usage("--arg, --secret-arg and --cwd apply to --command servers only")
     env = {k: v or "" for k, v in _pairs(args.env, "--env").items()}
     headers = {k: v or "" for k, v in _pairs(args.header, "--header").items()}
     if args.command is not None and (headers or args.secret_header):
         raise _usage("--header applies to --url servers only")
     secret_env_raw = _pairs(args.secret_env, "--secret-env", value_optional=True)
     secret_header_raw = _pairs(args.secret_header, "--secret-header", value_optional=True)
-    if any(v is not None for v in [*secret_env_raw.values(), *secret_header_raw.values()]):
+    ordered: list[tuple[str | None, bool]] = getattr(args, "ordered_args", None) or []
+    typed = [v for v, secret in ordered if secret and v is not None]
+    if typed or any(v is not None for v in [*secret_env_raw.values(), *secret_header_raw.values()]):
         print(
             "note: a secret typed on the command line can stay in your shell history; "
             "give only the name (--secret-env NAME) to be asked for the value",
@@ -202,13 +249,14 @@ def cmd_add(args: argparse.Namespace) -> int:
 
         raise ServerExistsError(store.path, f"a server named {args.name!r} already exists")
     secrets = SecretStore()
-    if secret_env_raw or secret_header_raw:
+    if secret_env_raw or secret_header_raw or args.secret_arg:
         secrets.check_available()  # before asking for values we could not keep
+    arg_values, secret_args = _ordered_args(ordered, args.name)
     entry = ServerEntry(
         name=args.name,
         transport="stdio" if args.command is not None else (args.type or "http"),
         command=args.command,
-        args=list(args.arg),
+        args=arg_values,
         env=env,
         cwd=args.cwd,
         url=args.url,
@@ -218,8 +266,15 @@ def cmd_add(args: argparse.Namespace) -> int:
         entry,
         secret_env=_asked(secret_env_raw, "env", args.name),
         secret_headers=_asked(secret_header_raw, "header", args.name),
+        secret_args=secret_args,
         detect=not args.no_detect_secrets,
     )
+    if not args.no_detect_secrets and any(a != b for a, b in zip(arg_values, entry.args, strict=True)):
+        print(
+            "note: an --arg looked secret and goes to the keyring; it may still be in your shell "
+            "history (--secret-arg without a value asks for it instead)",
+            file=sys.stderr,
+        )
     store.add(entry)
     stored: list[str] = []
     try:

@@ -160,7 +160,9 @@ def read_import_file(
             continue
         secrets: dict[str, str] = {}
         raw = copy.deepcopy(raw)
-        from_secret_vars = _substitute(raw, env, inputs, answer, secrets, result.warnings, name)
+        from_secret_vars = _substitute(
+            raw, env, inputs, answer, secrets, result.warnings, name, secret_vars=detect_secrets
+        )
         clean = _clean_name(str(name))
         if clean != name:
             result.warnings.append(f"{name!r} is named {clean!r} here ('/' and outer spaces are not allowed)")
@@ -265,15 +267,31 @@ def _substitute(
     secrets: dict[str, str],
     warnings: list[str],
     server: str,
+    *,
+    secret_vars: bool = False,
 ) -> set[tuple[str, str]]:
     """Resolve `${env:..}`/`${NAME}` (when set) and `${input:..}` in the entry's string values.
 
     Returns the (env|headers, key) places whose value came from a secret-looking variable
-    (`"X": "${env:GITHUB_TOKEN}"`): the value is secret whatever the key is called.
+    (`"X": "${env:GITHUB_TOKEN}"`): the value is secret whatever the key is called. With
+    `secret_vars`, such a variable in an argument or the URL becomes `${secret:NAME}` at once
+    (its value goes to `secrets`), so only that part of the argument is a reference.
     """
     from_secret_vars: set[tuple[str, str]] = set()
 
+    def keep_secret_var(match: re.Match[str]) -> str:
+        var = match.group(1)
+        if var not in env or not env[var] or not is_secret_name(var):
+            return match.group(0)
+        name, n = _secret_name_for_input(var), 2
+        while secrets.get(name, env[var]) != env[var]:
+            name, n = f"{_secret_name_for_input(var)}_{n}", n + 1
+        secrets[name] = env[var]
+        return secret_ref(name)
+
     def one(value: str, where: str, key: str = "") -> str:
+        if secret_vars and where in ("args", "url"):
+            value = ENV_REF.sub(keep_secret_var, value)
         expanded = expand_env(value, env)
         if expanded != value and where in ("env", "headers"):
             names = [m.group(1) for m in ENV_REF.finditer(value) if m.group(1) in env]
@@ -292,10 +310,10 @@ def _substitute(
                     secrets[name] = got
                 else:
                     warnings.append(f"{server!r}: no value given for {input_id!r}; set it later")
-                if where not in ("env", "headers"):
+                if where not in ("env", "headers", "args", "url"):
                     warnings.append(
                         f"{server!r}: secret {input_id!r} is used in {where}; MCP Desk passes secrets "
-                        "only through env and headers, so edit this server"
+                        "only through env, headers, arguments and the URL, so edit this server"
                     )
                 return secret_ref(name)
             got = answer(input_id)

@@ -158,11 +158,11 @@ class ServerEntry:
         return self.transport
 
     def secret_refs(self) -> set[str]:
-        """Names of the `${secret:NAME}` references in env and header values."""
+        """Names of the `${secret:NAME}` references in env, header, argument and URL values."""
         from app.config.refs import secret_refs
 
         names: set[str] = set()
-        for value in [*self.env.values(), *self.headers.values()]:
+        for value in [*self.env.values(), *self.headers.values(), *self.args, self.url or ""]:
             names.update(secret_refs(value))
         return names
 

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, cast
 
+from app.mcp.masking import mask_text
+
 Transport = Literal["stdio", "http", "sse"]
 TRANSPORTS: tuple[Transport, ...] = ("stdio", "http", "sse")
 DEFAULT_TIMEOUT = 60.0
@@ -21,9 +23,13 @@ def _frozen(mapping: Mapping[str, str] | None) -> Mapping[str, str]:
     return MappingProxyType(dict(mapping or {}))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Target:
-    """Everything needed to connect; secret references are already replaced by their values."""
+    """Everything needed to connect; secret references are already replaced by their values.
+
+    Its text forms (`describe()`, `repr()`) mask `secret_values`: a target's arguments and URL may
+    hold resolved secrets, and a target ends up in reports and log lines.
+    """
 
     name: str
     transport: Transport
@@ -55,11 +61,19 @@ class Target:
         if self.transport != "stdio" and not self.url:
             raise ValueError(f"server {self.name!r}: an {self.transport} server needs a url")
 
+    def mask(self, text: str) -> str:
+        """`text` with this target's secret values masked."""
+        return mask_text(text, self.secret_values) if self.secret_values else text
+
     def describe(self) -> str:
-        """A one-line human description (no secrets: env and headers are not shown)."""
+        """A one-line human description (no secrets: env and headers are not shown, secret
+        values in the arguments and URL are masked)."""
         if self.transport == "stdio":
-            return " ".join(shlex.quote(p) for p in (self.command or "", *self.args))
-        return f"{self.url} ({self.transport})"
+            return self.mask(" ".join(shlex.quote(p) for p in (self.command or "", *self.args)))
+        return self.mask(f"{self.url} ({self.transport})")
+
+    def __repr__(self) -> str:
+        return f"Target({self.name!r}, {self.transport}: {self.describe()})"
 
     def same_connection(self, other: Target) -> bool:
         """True when `other` can reuse a live connection to this target (only roots differ)."""
@@ -89,12 +103,12 @@ def target_from_config(entry: Any, settings: Any, secret_store: Any) -> Target:
     defaults), `secret_store` an `app.secrets.store.SecretStore`. Raises whatever the resolver
     raises for a missing secret or an unavailable keyring, so the caller can say so.
     """
-    from app.secrets.resolve import resolve_entry
+    from app.secrets.resolve import resolve_launch
 
     problem = getattr(entry, "problem", None)
     if problem:
         raise ValueError(f"server {entry.name!r} cannot be used as written: {problem}")
-    env, headers, secret_values = resolve_entry(entry, secret_store)
+    resolved = resolve_launch(entry, secret_store)
     transport = getattr(entry, "transport", None) or ("stdio" if getattr(entry, "command", None) else "http")
     if transport not in TRANSPORTS:
         raise ValueError(f"server {entry.name!r}: unknown transport {transport!r}")
@@ -105,15 +119,15 @@ def target_from_config(entry: Any, settings: Any, secret_store: Any) -> Target:
         name=entry.name,
         transport=cast(Transport, transport),
         command=getattr(entry, "command", None),
-        args=tuple(getattr(entry, "args", ()) or ()),
-        env=env,
+        args=tuple(resolved.args),
+        env=resolved.env,
         cwd=getattr(entry, "cwd", None),
-        url=getattr(entry, "url", None),
-        headers=headers,
+        url=resolved.url,
+        headers=resolved.headers,
         mode=mode,
         timeout=timeout,
         roots=roots,
-        secret_values=frozenset(secret_values),
+        secret_values=frozenset(resolved.secret_values),
     )
 
 

@@ -104,7 +104,8 @@ def test_resolve_entry_substitutes_and_reports_values() -> None:
     env, headers, values = resolve_entry(entry, store, environ={"MCP_DESK_T_HOME": "/home/a"})
     assert env == {"A": "tok-123", "B": "plain", "HOME_DIR": "/home/a"}
     assert headers == {"Authorization": "Bearer tok-123", "X-Long": "L" * 2500}
-    assert values == {"tok-123", "L" * 2500}
+    # The `${env:..}` value is masked too: a variable may hold a key whatever it is called.
+    assert values == {"tok-123", "L" * 2500, "/home/a"}
     # The entry itself still holds references only.
     assert entry.env["A"] == "${secret:TOKEN}"
 
