@@ -111,7 +111,9 @@ def token_spans(text: str) -> list[tuple[int, int, str]]:
     for name, pattern in TOKEN_SHAPES:
         for m in pattern.finditer(text):
             loose = name in _LOOSE_SHAPES
-            if (not loose or _random(m.group(0))) and not any(s < m.end() and m.start() < e for s, e, _ in found):
+            if (not loose or _random(m.group(0))) and not any(
+                s < m.end() and m.start() < e for s, e, _ in found
+            ):
                 found.append((m.start(), m.end(), name))
     return sorted(found)
 

@@ -152,6 +152,22 @@ def extract_secrets(
             name = name_for(key)
             out[name] = value
             entry.headers[key] = secret_ref(name)
+    out.update(extract_launch_secrets(entry, secret_args=secret_args, detect=detect, taken=used))
+    return out
+
+
+def extract_launch_secrets(
+    entry: ServerEntry, *, secret_args: set[int] | None = None, detect: bool = True, taken: set[str]
+) -> dict[str, str]:
+    """The argument and URL part of `extract_secrets` (the Add dialog decides env and headers by
+    its own toggles): marked and detected secrets become references; new names go to `taken`."""
+    out: dict[str, str] = {}
+
+    def name_for(wanted: str) -> str:
+        name = unique_secret_name(wanted, taken) if wanted else numbered_secret_name("TOKEN", taken)
+        assert is_valid_secret_name(name)
+        return name
+
     entry.args = _move_findings(entry.args, _arg_findings(entry.args, secret_args, detect), name_for, out)
     if entry.url and detect:
         (entry.url,) = _move_findings([entry.url], find_url_secrets(entry.url), name_for, out)

@@ -39,6 +39,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.config.secret_names import sanitise_secret_name
+from app.ui.arg_secrets import ArgSecrets, take_launch_secrets
 from app.ui.async_dialogs import ask, run_dialog
 from app.ui.safe_text import plain_label
 from app.ui.widgets import tool_button
@@ -241,8 +243,11 @@ class ServerDialog(QDialog):
             b = QPushButton(text)
             b.clicked.connect(slot)
             ab.addWidget(b)
+        self.arg_secrets = ArgSecrets(self.args, self._secret_names, self)
+        ab.addWidget(self.arg_secrets.mark_button)
         ab.addStretch(1)
         al.addLayout(ab)
+        al.addWidget(self.arg_secrets.warning)
         sf.addRow("Arguments", args_box)
         cwd_row = QHBoxLayout()
         self.cwd = QLineEdit()
@@ -402,6 +407,13 @@ class ServerDialog(QDialog):
     def args_value(self) -> list[str]:
         return [self.args.item(i).text() for i in range(self.args.count())]
 
+    def _secret_names(self) -> set[str]:
+        """Names the argument list must not reuse: this server's and the secret rows' ones."""
+        names = set(self.original.secret_refs()) if self.original is not None else set()
+        for rows in (self.env, self.headers):
+            names.update(sanitise_secret_name(key) for key, _v, secret, _r in rows.values() if secret)
+        return names
+
     def _browse_cwd(self) -> None:
         d = QFileDialog.getExistingDirectory(self, "Working directory", self.cwd.text() or str(Path.home()))
         if d:
@@ -489,6 +501,7 @@ class ServerDialog(QDialog):
             entry.url = self.url.text().strip()
             entry.headers = self._collect(self.headers, secrets)
             entry.command, entry.args, entry.cwd, entry.env = None, [], None, {}
+        secrets.update(take_launch_secrets(entry, secrets, self.arg_secrets.pending(entry.args)))
         entry.disabled = not self.enabled.isChecked()
         settings = {
             "timeout": float(self.timeout.value()),
@@ -552,6 +565,7 @@ class ServerDialog(QDialog):
             for k, _v, s, _ in rows.rows:
                 if _looks_secret(k.text(), kind):
                     s.setChecked(True)
+        self.arg_secrets.detect()  # and `--api-key X`, `ghp_...` among the arguments
         return 1
 
 
