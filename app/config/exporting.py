@@ -27,6 +27,10 @@ def export_claude(store: ConfigStore, reveal: Reveal | None = None) -> tuple[dic
             for key in ("env", "headers"):
                 if isinstance(data.get(key), dict):
                     data[key] = {k: _reveal(entry.name, v, reveal, warnings) for k, v in data[key].items()}
+            if isinstance(data.get("args"), list):
+                data["args"] = [_reveal(entry.name, a, reveal, warnings) for a in data["args"]]
+            if isinstance(data.get("url"), str):
+                data["url"] = _reveal(entry.name, data["url"], reveal, warnings)
         servers[entry.name] = data
     return {"mcpServers": servers}, warnings
 
@@ -76,5 +80,9 @@ def export_vscode(store: ConfigStore) -> tuple[dict[str, Any], list[str]]:
         for key in ("env", "headers"):
             if isinstance(data.get(key), dict):
                 data[key] = {k: SECRET_REF.sub(to_input, v) for k, v in data[key].items()}
+        if isinstance(data.get("args"), list):
+            data["args"] = [SECRET_REF.sub(to_input, a) for a in data["args"]]
+        if isinstance(data.get("url"), str):
+            data["url"] = SECRET_REF.sub(to_input, data["url"])
         servers[entry.name] = data
     return {"inputs": list(inputs.values()), "servers": servers}, warnings

@@ -288,3 +288,21 @@ def test_import_vscode_password_input_in_args_is_no_longer_refused(tmp_path: Pat
     assert result.warnings == []
     assert servers_file(config_dir)["ai"]["args"] == ["--api-key", "${secret:api-key}"]
     assert target_from_config(store.get("ai"), None, secrets).args == ("--api-key", "v4lue-typed")
+
+
+def test_export_reveals_or_turns_argument_and_url_secrets_into_inputs(
+    capsys: pytest.CaptureFixture[str], config_dir: Path, memory_keyring: MemoryKeyring
+) -> None:
+    assert run(["servers", "add", "ai", "--command", "ai-mcp", f"--arg=--token={OPENAI}"], capsys)[0] == 0
+    assert run(["servers", "add", "web", "--url", f"https://x.test/mcp?key={URL_KEY}"], capsys)[0] == 0
+    code, output = run(["servers", "export"], capsys)
+    assert code == 0 and OPENAI not in output and URL_KEY not in output
+    code, output = run(["servers", "export", "--include-secrets"], capsys)
+    data = json.loads(output[: output.rindex("}") + 1])
+    assert data["mcpServers"]["ai"]["args"] == [f"--token={OPENAI}"]
+    assert data["mcpServers"]["web"]["url"] == f"https://x.test/mcp?key={URL_KEY}"
+    code, output = run(["servers", "export", "--format", "vscode"], capsys)
+    data = json.loads(output)
+    assert data["servers"]["ai"]["args"] == ["--token=${input:ai-ARG_TOKEN}"]
+    assert data["servers"]["web"]["url"] == "https://x.test/mcp?key=${input:web-URL_KEY}"
+    assert {i["id"] for i in data["inputs"]} == {"ai-ARG_TOKEN", "web-URL_KEY"}
