@@ -148,13 +148,19 @@ def target_from_command_line(
     """An ad-hoc target from `--stdio "COMMAND ARGS"` or `--url URL` (exactly one of them).
 
     A URL whose path ends in `/sse` is taken as legacy SSE unless `transport` says otherwise.
+    Secrets typed into the arguments or the URL (`--api-key X`, `?token=X`) are masked like
+    resolved ones: the output of a command should not repeat them.
     """
+    from app.secrets.detect import find_arg_secrets, find_url_secrets
+
     if (stdio is None) == (url is None):
         raise ValueError("give exactly one of --stdio COMMAND or --url URL")
     if stdio is not None:
         parts = shlex.split(stdio)
         if not parts:
             raise ValueError("--stdio needs a command")
+        typed = {parts[1 + f.index][f.start : f.end] for f in find_arg_secrets(parts[1:])}
+        secret_values = secret_values | typed
         return Target(
             name=name or parts[0].rsplit("/", 1)[-1],
             transport="stdio",
@@ -168,6 +174,7 @@ def target_from_command_line(
             secret_values=secret_values,
         )
     assert url is not None
+    secret_values = secret_values | {url[f.start : f.end] for f in find_url_secrets(url)}
     if transport is None:
         transport = "sse" if url.rstrip("/").endswith("/sse") else "http"
     return Target(

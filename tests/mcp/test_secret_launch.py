@@ -133,3 +133,14 @@ def test_doctor_connects_with_the_url_token_and_prints_it_masked(
         code = main(["doctor", "web", "--json"])
         out, err = capsys.readouterr()
         assert code == 0 and TOKEN not in out + err
+
+
+def test_doctor_of_an_adhoc_command_line_masks_a_typed_key(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(REPO)
+    code = main(["doctor", "--stdio", f"{sys.executable} -m tests.servers.echo_secrets --api-key {API_KEY}"])
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    assert "--api-key " + MASK in out
+    assert API_KEY not in out + err
