@@ -81,9 +81,13 @@ class DeskController(QObject):
     @property
     def secrets(self) -> Any:
         if self._secrets is None:
+            from app.secrets.profile import folder_secrets
             from app.secrets.store import SecretStore
 
-            self._secrets = SecretStore()
+            if self.config_error is not None:
+                # No list, no folder id to scope by: a store that keeps nothing, until a reload.
+                return SecretStore(session_only=True)
+            self._secrets = folder_secrets(self.store)
         return self._secrets
 
     def entries(self) -> list[Any]:
