@@ -90,6 +90,12 @@ class DeskController(QObject):
             self._secrets = folder_secrets(self.store)
         return self._secrets
 
+    def session_only_servers(self) -> set[str]:
+        """Servers whose keys live in memory only (the person chose so; gone at exit)."""
+        if self._secrets is None or not self._secrets.session_only:
+            return set()
+        return set(self._secrets.session_servers())
+
     def entries(self) -> list[Any]:
         """ServerEntry objects in the user's order (none while the file is broken)."""
         if self.config_error is not None:

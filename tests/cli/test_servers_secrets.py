@@ -146,3 +146,19 @@ def test_two_config_folders_keep_their_own_keys(
     config = ConfigStore(a)
     config.load()
     assert folder_secrets(config).get("brave", "BRAVE_API_KEY") == "key-of-A"
+
+
+def test_a_key_that_is_not_there_is_named_not_cannot_store(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    add = ["servers", "add", "brave", "--command", sys.executable, "--env", "K=${secret:BRAVE_API_KEY}"]
+    assert run(add, capsys, monkeypatch)[0] == 0
+    code, _, err = run(["tools", "brave"], capsys, monkeypatch)
+    assert code == 1
+    assert "the key BRAVE_API_KEY is not in this computer's keychain: set it" in err
+    assert "mcp-desk secrets set brave BRAVE_API_KEY" in err
+    keyring.set_keyring(fail.Keyring())
+    code, _, err = run(["tools", "brave"], capsys, monkeypatch)
+    assert code == 1
+    assert "BRAVE_API_KEY" in err and "no usable keychain" in err and "docs/keyring.md" in err
+    assert "cannot store" not in err.lower()
