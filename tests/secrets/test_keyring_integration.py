@@ -184,8 +184,15 @@ def test_cli_in_folder_b_never_changes_folder_a(secret_service: SecretService, t
 
     add = ("servers", "add", "brave", "--command", "npx", "--secret-env", "BRAVE_API_KEY")
     assert mcp(a, *add, stdin="key-of-A\n").returncode == 0
-    a_user = folder_user(a, "brave/BRAVE_API_KEY")
-    assert secret_service.lookup(a_user) == "key-of-A"
+
+    def a_key() -> str | None:
+        """A's key as A's own server would get it (layout-free: through the app, not a username)."""
+        done = mcp(a, "servers", "export", "--include-secrets")
+        assert done.returncode == 0, done.stderr
+        value: str | None = json.loads(done.stdout)["mcpServers"]["brave"]["env"].get("BRAVE_API_KEY")
+        return value
+
+    assert a_key() == "key-of-A"
 
     # Everything B can do to a server of the same name: add, set, import, rename, remove.
     assert mcp(b, *add, stdin="key-of-B\n").returncode == 0
@@ -202,7 +209,8 @@ def test_cli_in_folder_b_never_changes_folder_a(secret_service: SecretService, t
     assert mcp(b, "servers", "remove", "brave3").returncode == 0
     assert mcp(b, "servers", "remove", "brave-2").returncode == 0
 
-    assert secret_service.lookup(a_user) == "key-of-A"
+    assert a_key() == "key-of-A"
+    assert secret_service.lookup(folder_user(a, "brave/BRAVE_API_KEY")) == "key-of-A"
     listed = mcp(a, "secrets", "list")
     assert listed.stdout == "brave/BRAVE_API_KEY\n", listed.stdout
     assert secret_service.lookup(folder_user(b, "brave/BRAVE_API_KEY")) is None
