@@ -31,12 +31,29 @@ def profile_id(config: Any) -> str:
     current = config.app_settings.get(PROFILE_KEY)
     if isinstance(current, str) and _VALID.fullmatch(current):
         return current
+    on_disk = _on_disk(config)
+    if on_disk is not None:
+        # Another process (the CLI beside the window) made it since this store was loaded.
+        config.app_settings[PROFILE_KEY] = on_disk
+        return on_disk
     if current is not None:
         logger.warning("the secrets profile id in %s is not valid; making a new one", config.settings_file)
     new = _random.token_hex(8)
     config.app_settings[PROFILE_KEY] = new
     config.save()
     return new
+
+
+def _on_disk(config: Any) -> str | None:
+    from app.config.store import ConfigStore
+
+    fresh = ConfigStore(config.dir)
+    try:
+        fresh.load()
+    except Exception:  # unreadable now: the caller's loaded copy is what we have
+        return None
+    value = fresh.app_settings.get(PROFILE_KEY)
+    return value if isinstance(value, str) and _VALID.fullmatch(value) else None
 
 
 def folder_secrets(config: Any, backend: KeyringBackend | None = None) -> SecretStore:

@@ -103,3 +103,11 @@ def test_scope_must_be_a_plain_word(bad: str) -> None:
 
     with pytest.raises(SecretStoreError):
         SecretStore(scope=bad)
+
+
+def test_an_id_made_by_another_process_meanwhile_is_taken_not_replaced(tmp_path: Path) -> None:
+    window = folder(tmp_path / "A", "brave")  # loaded before the id existed
+    cli = ConfigStore(tmp_path / "A")
+    cli.load()
+    made = profile_id(cli)
+    assert profile_id(window) == made

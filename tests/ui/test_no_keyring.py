@@ -136,3 +136,24 @@ def test_window_import_without_keyring_imports_the_rest_and_lists_the_skipped(
     assert "github" not in desk.server_model.names()
     box.buttons()[0].click()
     qtbot.waitUntil(task.done, timeout=30000)
+
+
+def test_locked_keyring_brings_the_dialog_back_with_what_was_typed(
+    qtbot: Any, desk: Any, config_dir: Path, memory_keyring: Any
+) -> None:
+    import keyring.errors
+
+    def locked(service: str, user: str, value: str) -> None:
+        raise keyring.errors.KeyringLocked("the collection is locked")
+
+    memory_keyring.set_password = locked
+    d = fill_brave(qtbot, desk)
+    d.buttons.button(d.buttons.StandardButton.Save).click()
+    qtbot.waitUntil(lambda: d.keyring_notice.isVisible() and d.isVisible(), timeout=30000)
+    assert desk.server_dialog is d
+    assert d.name.text() == "brave" and d.env.rows[0][1].text() == KEY
+    assert "locked" in d.keyring_notice.text.text()
+    assert not d.keyring_notice.session_button.isVisible()  # the keychain exists: no memory-only offer
+    assert "brave" not in desk.server_model.names()
+    d.reject()
+    qtbot.waitUntil(lambda: desk.server_dialog is None, timeout=30000)
