@@ -155,13 +155,13 @@ def resolve_target(args: argparse.Namespace) -> Target:
 def configured_target(name: str, *, mode: str | None = None, timeout: float | None = None) -> Target:
     from app.config.store import ConfigStore
     from app.mcp.target import target_from_config
-    from app.secrets.store import SecretStore
+    from app.secrets.profile import folder_secrets
 
     store = ConfigStore()
     store.load()
     entry = store.get(name)  # ConfigError "no server named ..." is reported by the CLI root
     try:
-        target = target_from_config(entry, store.settings(name), SecretStore())
+        target = target_from_config(entry, store.settings(name), folder_secrets(store))
     except ValueError as exc:
         raise CommandError(f"{name}: {exc}") from exc
     changes: dict[str, Any] = {}

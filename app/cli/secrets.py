@@ -43,11 +43,11 @@ def read_secret(prompt: str) -> str:
 
 def cmd_list(args: argparse.Namespace) -> int:
     from app.config.store import ConfigStore
-    from app.secrets.store import SecretStore
+    from app.secrets.profile import folder_secrets
 
     store = ConfigStore()
     store.load()
-    secrets = SecretStore()
+    secrets = folder_secrets(store)
     if args.server is not None:
         entry = store.get(args.server)
         stored = secrets.names(args.server)
@@ -72,14 +72,14 @@ def cmd_set(args: argparse.Namespace) -> int:
     from app.cli.main import CommandError
     from app.config.refs import is_valid_secret_name
     from app.config.store import ConfigStore
-    from app.secrets.store import SecretStore
+    from app.secrets.profile import folder_secrets
 
     if not is_valid_secret_name(args.name):
         raise CommandError(f"invalid secret name {args.name!r} (letters, digits, '_', '-', '.')", 2)
     store = ConfigStore()
     store.load()
     entry = store.get(args.server)
-    secrets = SecretStore()
+    secrets = folder_secrets(store)
     secrets.check_available()  # before asking for a value we could not keep
     value = read_secret(f"{args.name} for {args.server}: ")
     if not value:
@@ -96,9 +96,13 @@ def cmd_set(args: argparse.Namespace) -> int:
 
 def cmd_delete(args: argparse.Namespace) -> int:
     from app.cli.main import CommandError
-    from app.secrets.store import SecretStore
+    from app.config.store import ConfigStore
+    from app.secrets.profile import folder_secrets
 
-    if not SecretStore().delete(args.server, args.name):
+    store = ConfigStore()
+    store.load()
+    # A server removed from the list may still have keys in this folder's entries: no get() here.
+    if not folder_secrets(store).delete(args.server, args.name):
         raise CommandError(f"server {args.server!r} has no secret {args.name!r}")
     print(f"deleted secret {args.name!r} of {args.server!r}")
     return 0

@@ -86,7 +86,11 @@ def register(subparsers: Any) -> None:
     p = sub.add_parser("import", help="import servers from Claude Desktop, Cursor, VS Code or Inspector")
     p.add_argument("file", metavar="FILE", type=Path)
     p.add_argument("--format", choices=("auto", "claude", "cursor", "vscode", "inspector"), default="auto")
-    p.add_argument("--no-detect-secrets", action="store_true", help="move only VS Code password inputs")
+    p.add_argument(
+        "--no-detect-secrets",
+        action="store_true",
+        help="move only VS Code password inputs to the keychain; other values stay as written (in clear)",
+    )
     p.set_defaults(func=cmd_import)
 
     p = sub.add_parser("export", help="export servers for Claude Desktop/Cursor or VS Code")
@@ -221,8 +225,8 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_add(args: argparse.Namespace) -> int:
     from app.config.model import ServerEntry
+    from app.secrets.profile import folder_secrets
     from app.secrets.resolve import extract_secrets
-    from app.secrets.store import SecretStore
 
     if args.command is not None and (args.type is not None):
         raise _usage("--type applies to --url servers only")
@@ -248,7 +252,7 @@ def cmd_add(args: argparse.Namespace) -> int:
         from app.config.store import ServerExistsError
 
         raise ServerExistsError(store.path, f"a server named {args.name!r} already exists")
-    secrets = SecretStore()
+    secrets = folder_secrets(store)
     if secret_env_raw or secret_header_raw or args.secret_arg:
         secrets.check_available()  # before asking for values we could not keep
     arg_values, secret_args = _ordered_args(ordered, args.name)
@@ -308,13 +312,14 @@ def _keyring_optional(entry: ServerEntry) -> Iterator[None]:
 
 
 def cmd_remove(args: argparse.Namespace) -> int:
-    from app.secrets.store import SecretStore
+    from app.secrets.profile import folder_secrets
 
     store = _load()
+    secrets = folder_secrets(store)  # before the change: it may save the folder's new profile id
     entry = store.remove(args.name)
     removed: list[str] = []
     with _keyring_optional(entry):
-        removed = SecretStore().delete_server(args.name)
+        removed = secrets.delete_server(args.name)
     store.save()
     note = f" and {len(removed)} secret(s)" if removed else ""
     print(f"removed {args.name!r}{note}")
@@ -322,12 +327,12 @@ def cmd_remove(args: argparse.Namespace) -> int:
 
 
 def cmd_rename(args: argparse.Namespace) -> int:
-    from app.secrets.store import SecretStore
+    from app.secrets.profile import folder_secrets
 
     store = _load()
+    secrets = folder_secrets(store)  # before the change: it may save the folder's new profile id
     entry = store.get(args.old)
     store.rename(args.old, args.new)
-    secrets = SecretStore()
     moved = False
     with _keyring_optional(entry):
         if secrets.names(args.old):
@@ -356,13 +361,13 @@ def _ask(spec: ImportInput) -> str | None:
 
 def cmd_import(args: argparse.Namespace) -> int:
     from app.config.importing import import_into
+    from app.secrets.profile import folder_secrets
     from app.secrets.resolve import extract_secrets
-    from app.secrets.store import SecretStore
 
     store = _load()
     result = import_into(
         store,
-        SecretStore(),
+        folder_secrets(store),
         args.file,
         args.format,
         ask=_ask,
@@ -371,21 +376,35 @@ def cmd_import(args: argparse.Namespace) -> int:
     )
     for warning in result.warnings:
         print(f"warning: {warning}", file=sys.stderr)
-    if not result.servers:
+    if not result.servers and not result.skipped:
         print(f"no servers found in {args.file} ({result.format} format)")
         return 0
     names = [new if old == new else f"{new} (was {old})" for old, new in result.added]
-    print(f"imported {len(names)} server(s) from {result.format} file: {', '.join(names)}")
+    print(f"imported {len(names)} server(s) from {result.format} file: {', '.join(names) or '(none)'}")
     if result.secret_names:
         refs = ", ".join(f"{s}/{n}" for s, n in result.secret_names)
         print(f"secrets stored in the keyring: {refs}")
-    return 0
+    if not result.skipped:
+        return 0
+    print(f"skipped {len(result.skipped)} server(s):", file=sys.stderr)
+    for skipped in result.skipped:
+        print(f"  {skipped.original_name}: {skipped.reason}", file=sys.stderr)
+    if any(s.needs_keychain for s in result.skipped):
+        from app.secrets.backend import HELP_DOC
+
+        print(
+            f"to import them: set up the keychain ({HELP_DOC}) and import them again, or add them with "
+            "`mcp-desk servers add`; --no-detect-secrets keeps env/header values as written in the file "
+            "(in clear in servers.json; VS Code password inputs still need the keychain)",
+            file=sys.stderr,
+        )
+    return 1
 
 
 def cmd_export(args: argparse.Namespace) -> int:
     from app.config.atomic import atomic_write
     from app.config.exporting import export_claude, export_vscode
-    from app.secrets.store import SecretStore
+    from app.secrets.profile import folder_secrets
 
     if args.include_secrets and args.format != "claude":
         raise _usage("--include-secrets applies to --format claude only (VS Code asks for them)")
@@ -393,7 +412,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.format == "vscode":
         data, warnings = export_vscode(store)
     else:
-        reveal = SecretStore().get if args.include_secrets else None
+        reveal = folder_secrets(store).get if args.include_secrets else None
         data, warnings = export_claude(store, reveal)
     for warning in warnings:
         print(f"warning: {warning}", file=sys.stderr)

@@ -64,11 +64,21 @@ class ImportedServer:
     secrets: dict[str, str] = field(default_factory=dict, repr=False)
 
 
+@dataclass(frozen=True)
+class SkippedServer:
+    """A server of the file that was not imported, and why (never a secret value)."""
+
+    original_name: str
+    reason: str
+    needs_keychain: bool = False  # its secrets could not be stored: a keychain would fix it
+
+
 @dataclass
 class ImportResult:
     format: Format
     servers: list[ImportedServer] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    skipped: list[SkippedServer] = field(default_factory=list)
 
     @property
     def added(self) -> list[tuple[str, str]]:
@@ -194,8 +204,9 @@ def import_into(
 ) -> ImportResult:
     """Read `path`, store its secrets in the keyring, add its servers and save the list.
 
-    Clashing names get a suffix (`github-2`). Secrets are stored before the list is saved; if
-    anything fails, the secrets stored so far are removed again and the list is not saved.
+    Clashing names get a suffix (`github-2`). Secrets are stored before the list is saved. A server
+    whose secrets cannot be stored (no keychain, locked) is left out and listed in `skipped`; the
+    rest is imported. If saving the list fails, the secrets stored so far are removed again.
     """
     result = read_import_file(
         path, format, ask=ask, environ=environ, extract=extract, detect_secrets=detect_secrets
@@ -209,27 +220,62 @@ def import_into(
         taken.add(final)
         server.entry.name = final
 
-    stored: list[tuple[str, str]] = []
-    try:
-        if any(s.secrets for s in result.servers):
+    # Each server stands alone: one whose secrets cannot be stored is skipped and reported, the
+    # others are imported. Only a failure to save the list undoes everything.
+    unavailable: str | None = None
+    if any(s.secrets for s in result.servers):
+        try:
             secrets.check_available()
+        except Exception as exc:
+            unavailable = _first_line(exc)
+    stored: list[tuple[str, str]] = []
+    kept: list[ImportedServer] = []
+    try:
         for server in result.servers:
-            for secret_name, value in server.secrets.items():
-                secrets.set(server.entry.name, secret_name, value)
-                stored.append((server.entry.name, secret_name))
-        for server in result.servers:
+            if not server.secrets:
+                kept.append(server)
+                continue
+            keys = ", ".join(sorted(server.secrets))
+            if unavailable is not None:
+                result.skipped.append(_no_keychain(server, keys, unavailable))
+                continue
+            mine: list[str] = []
+            try:
+                for secret_name, value in server.secrets.items():
+                    secrets.set(server.entry.name, secret_name, value)
+                    mine.append(secret_name)
+            except Exception as exc:
+                for secret_name in mine:
+                    with contextlib.suppress(Exception):  # best effort; the reason is reported
+                        secrets.delete(server.entry.name, secret_name)
+                result.skipped.append(_no_keychain(server, keys, _first_line(exc)))
+                continue
+            stored += [(server.entry.name, n) for n in mine]
+            kept.append(server)
+        result.servers = kept
+        for server in kept:
             store.add(server.entry)
-        store.save()
+        if kept:
+            store.save()
     except BaseException:
         for server_name, secret_name in stored:
             # Best effort: the original error is the one to report.
             with contextlib.suppress(Exception):
                 secrets.delete(server_name, secret_name)
-        for server in result.servers:
+        for server in kept:
             if server.entry.name in store:
                 store.remove(server.entry.name)
         raise
     return result
+
+
+def _no_keychain(server: ImportedServer, keys: str, why: str) -> SkippedServer:
+    return SkippedServer(server.original_name, f"its key {keys} cannot be stored: {why}", True)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def _clean_name(name: str) -> str:

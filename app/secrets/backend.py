@@ -44,33 +44,37 @@ def insecure_reason(backend: KeyringBackend) -> str | None:
     return None
 
 
+# What to do, at length and per OS (the D-Bus and keyringrc.cfg details live there, not in a message).
+HELP_DOC = "docs/keyring.md"
+
+
 def fix_advice(platform: str | None = None) -> str:
-    """What the user can do on this OS to get a secure keyring."""
+    """What the user can do on this OS to get a secure keyring, in one sentence."""
     platform = platform or sys.platform
-    common = (
-        " If keyring was configured to use another backend, remove that setting "
-        "(PYTHON_KEYRING_BACKEND or keyringrc.cfg)."
-    )
     if platform.startswith("linux") or platform.startswith("freebsd"):
         return (
-            "Install and start a Secret Service provider, for example GNOME Keyring "
-            "(Debian/Ubuntu: `sudo apt install gnome-keyring`) or KDE Wallet, or enable Secret Service "
-            "in KeePassXC; it must run in your desktop session (D-Bus)." + common
+            "Install and start a keychain (Secret Service), for example GNOME Keyring "
+            "(Debian/Ubuntu: `sudo apt install gnome-keyring`) or KDE Wallet."
         )
     if platform == "darwin":
-        return (
-            "MCP Desk uses the macOS Keychain; make sure the login keychain exists and is unlocked." + common
-        )
+        return "Make sure your macOS login Keychain exists and is unlocked."
     if platform.startswith("win"):
-        return (
-            "MCP Desk uses Windows Credential Manager; make sure it is available for your account." + common
-        )
-    return "Install a keyring supported by the Python 'keyring' package." + common
+        return "Make sure Windows Credential Manager is available for your account."
+    return "Install a keychain supported by the Python 'keyring' package."
 
 
 def insecure_message(reason: str, platform: str | None = None) -> str:
+    """Two lines: what is missing, and the way forward."""
     return (
-        f"Cannot store secrets: {reason}. MCP Desk keeps secrets only in the OS keyring, never in a file. "
-        + fix_advice(platform)
-        + " You can also keep secrets for this session only (forgotten when MCP Desk exits)."
+        f"Cannot store secrets: {reason} (MCP Desk keeps them only in the system keychain, "
+        "never in a file).\n"
+        f"{fix_advice(platform)} Details: {HELP_DOC}."
+    )
+
+
+def unreadable_message(server: str, name: str, reason: str) -> str:
+    """Reading is not storing: which key cannot be had, why, and where the fix is."""
+    return (
+        f"the key {name} of {server!r} cannot be read: this computer has no usable keychain ({reason}); "
+        f"see {HELP_DOC}"
     )

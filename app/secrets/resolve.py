@@ -40,8 +40,8 @@ class MissingSecretError(SecretStoreError):
 
     def __init__(self, server: str, name: str) -> None:
         super().__init__(
-            f"server {server!r} needs secret {name!r}, which is not set "
-            f"(set it with: mcp-desk secrets set {server} {name})"
+            f"the key {name} is not in this computer's keychain: set it "
+            f"(edit the server, or: mcp-desk secrets set {server} {name})"
         )
         self.server = server
         self.name = name

@@ -1,6 +1,9 @@
-"""Secrets in the OS keyring, one entry per server and name.
+"""Secrets in the OS keyring, one entry per config folder, server and name.
 
-Keyring entries: service `mcp-desk`, username `SERVER/NAME`. Values longer than `CHUNK_UNITS`
+Keyring entries: service `mcp-desk`, username `SCOPE/SERVER/NAME`, where SCOPE is the config
+folder's profile id (`app.secrets.profile`): two folders with a server of the same name never share
+or delete each other's keys. Entries written before scoping (`SERVER/NAME`, no scope) are moved
+into the scope of the folder that has that server by `adopt_unscoped`. Values longer than `CHUNK_UNITS`
 UTF-16 code units are split into `SERVER/NAME#1`, `#2`... and the main entry holds a marker with
 the count (Windows Credential Manager refuses blobs over 2,560 bytes; OAuth tokens are longer).
 Keyring has no way to list entries, so an index entry (`INDEX_USER`) holds the names per server.
@@ -15,7 +18,7 @@ import asyncio
 import json
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import ParamSpec, TypeVar
 
 import keyring
@@ -23,7 +26,7 @@ import keyring.errors
 from keyring.backend import KeyringBackend
 
 from app.config.refs import is_valid_secret_name
-from app.secrets.backend import insecure_message, insecure_reason
+from app.secrets.backend import insecure_message, insecure_reason, unreadable_message
 from app.secrets.errors import KeyringLockedError, KeyringUnavailableError, SecretStoreError
 
 logger = logging.getLogger(__name__)
@@ -37,8 +40,12 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
-def username(server: str, name: str) -> str:
-    return f"{server}/{name}"
+def username(server: str, name: str, scope: str | None = None) -> str:
+    return f"{scope}/{server}/{name}" if scope else f"{server}/{name}"
+
+
+def index_username(scope: str | None = None) -> str:
+    return f"{INDEX_USER}/{scope}" if scope else INDEX_USER
 
 
 def split_chunks(value: str, units: int = CHUNK_UNITS) -> list[str]:
@@ -63,7 +70,8 @@ class SecretStore:
 
     `backend=None` uses keyring's active backend at each call. `session_only=True` keeps secrets
     in this process's memory only — the fallback a user must choose explicitly when no secure
-    keyring exists; nothing is ever written to a file instead.
+    keyring exists; nothing is ever written to a file instead. `scope` is the config folder's
+    profile id; None is the old unscoped layout (kept for reading what older versions wrote).
     """
 
     def __init__(
@@ -72,11 +80,16 @@ class SecretStore:
         *,
         session_only: bool = False,
         service: str = SERVICE,
+        scope: str | None = None,
     ) -> None:
+        if scope is not None and (not scope or "/" in scope):
+            raise SecretStoreError(f"invalid secrets scope {scope!r}")
         self._backend = backend
         self.service = service
+        self.scope = scope
         self._session: dict[str, str] | None = {} if session_only else None
         self._lock = threading.RLock()
+        self._adopt_pending: set[str] | None = None
 
     # -- backend ---------------------------------------------------------------------------
 
@@ -100,6 +113,13 @@ class SecretStore:
         reason = insecure_reason(self.backend())
         if reason is not None:
             raise KeyringUnavailableError(insecure_message(reason))
+
+    def session_servers(self) -> set[str]:
+        """Servers whose secrets live only in this session's memory (gone when MCP Desk exits)."""
+        with self._lock:
+            if self._session is None:
+                return set()
+            return {s for s, names in self._index().items() if names}
 
     def is_available(self) -> bool:
         try:
@@ -136,8 +156,11 @@ class SecretStore:
 
     # -- index -----------------------------------------------------------------------------
 
+    def _user(self, server: str, name: str) -> str:
+        return username(server, name, self.scope)
+
     def _index(self) -> dict[str, list[str]]:
-        raw = self._raw_get(INDEX_USER)
+        raw = self._raw_get(index_username(self.scope))
         if not raw:
             return {}
         try:
@@ -152,9 +175,9 @@ class SecretStore:
     def _write_index(self, index: dict[str, list[str]]) -> None:
         clean = {k: sorted(set(v)) for k, v in sorted(index.items()) if v}
         if clean:
-            self._raw_set(INDEX_USER, json.dumps(clean, separators=(",", ":")))
+            self._raw_set(index_username(self.scope), json.dumps(clean, separators=(",", ":")))
         else:
-            self._raw_delete(INDEX_USER)
+            self._raw_delete(index_username(self.scope))
 
     # -- public sync API -------------------------------------------------------------------
 
@@ -162,14 +185,19 @@ class SecretStore:
         """The secret, or None when it is not set."""
         _check(server, name)
         with self._lock:
-            self.check_available()
-            head = self._raw_get(username(server, name))
+            self._adopt_if_pending()
+            if self._session is None:
+                reason = insecure_reason(self.backend())
+                if reason is not None:
+                    # Reading is not storing: say which key cannot be had, and where the fix is.
+                    raise KeyringUnavailableError(unreadable_message(server, name, reason))
+            head = self._raw_get(self._user(server, name))
             if head is None or not head.startswith(CHUNK_MARKER):
                 return head
             count = _chunk_count(head)
             parts = []
             for i in range(1, count + 1):
-                part = self._raw_get(f"{username(server, name)}#{i}")
+                part = self._raw_get(f"{self._user(server, name)}#{i}")
                 if part is None:
                     raise SecretStoreError(
                         f"secret {name!r} of server {server!r} is incomplete in the keyring "
@@ -183,8 +211,9 @@ class SecretStore:
         if not value:
             raise SecretStoreError(f"secret {name!r} of server {server!r} is empty")
         with self._lock:
+            self._adopt_if_pending()
             self.check_available()
-            user = username(server, name)
+            user = self._user(server, name)
             old_count = self._stored_chunk_count(user)
             chunks = split_chunks(value)
             if len(chunks) == 1:
@@ -207,8 +236,9 @@ class SecretStore:
         """Remove a secret and all its pieces. False when it was not set."""
         _check(server, name)
         with self._lock:
+            self._adopt_if_pending()
             self.check_available()
-            user = username(server, name)
+            user = self._user(server, name)
             count = self._stored_chunk_count(user)
             existed = self._raw_delete(user)
             for i in range(1, count + 1):
@@ -226,6 +256,7 @@ class SecretStore:
     def list_names(self, server: str | None = None) -> list[str] | dict[str, list[str]]:
         """Names (never values) of one server's secrets, or of every server's when `server` is None."""
         with self._lock:
+            self._adopt_if_pending()
             self.check_available()
             index = self._index()
         if server is None:
@@ -262,6 +293,65 @@ class SecretStore:
             for name in names:
                 self.delete(server, name)
             return names
+
+    def adopt_unscoped_on_first_use(self, servers: Iterable[str]) -> None:
+        """Run `adopt_unscoped(servers)` before the first keyring access (in the caller's thread,
+        which for the async twins is a worker: the GUI thread never waits on it)."""
+        self._adopt_pending = set(servers)
+
+    def _adopt_if_pending(self) -> None:
+        pending, self._adopt_pending = self._adopt_pending, None
+        if not pending:
+            return
+        try:
+            self.adopt_unscoped(pending)
+        except SecretStoreError as exc:
+            # Left where they are (nothing lost); the next run tries again.
+            logger.info("keyring entries of older versions not moved this time: %s", exc)
+
+    def adopt_unscoped(self, servers: Iterable[str]) -> list[tuple[str, str]]:
+        """Move entries written before scoping (`SERVER/NAME`) of `servers` into this scope.
+
+        Only servers of this folder are touched, so another folder's keys stay where they are.
+        Each value is copied, read back, and only then is the old entry deleted: an interruption
+        leaves a value in both places, never in neither. A value already in this scope wins; the
+        old one is then left alone (and logged), not deleted. Returns the (server, name) moved.
+        """
+        if self.scope is None or self._session is not None:
+            return []
+        wanted = set(servers)
+        legacy = SecretStore(self._backend, service=self.service)
+        moved: list[tuple[str, str]] = []
+        with self._lock:
+            self.check_available()
+            old_index = legacy.all_names()
+            for server in sorted(wanted & set(old_index)):
+                for name in old_index[server]:
+                    value = legacy.get(server, name)
+                    if value is None:
+                        legacy.delete(server, name)  # a stale index line; nothing to lose
+                        continue
+                    current = self.get(server, name)
+                    if current is None:
+                        self.set(server, name, value)
+                        if self.get(server, name) != value:
+                            raise SecretStoreError(
+                                f"could not move secret {name!r} of server {server!r} into this "
+                                "folder's keyring entries (the copy did not read back); the old entry is kept"
+                            )
+                    elif current != value:
+                        logger.warning(
+                            "secret %r of %r exists both unscoped and in this folder with different "
+                            "values; the folder's is used and the old one is left in the keyring",
+                            name,
+                            server,
+                        )
+                        continue
+                    legacy.delete(server, name)
+                    moved.append((server, name))
+        if moved:
+            logger.info("moved %d secret(s) into this config folder's keyring entries", len(moved))
+        return moved
 
     def _stored_chunk_count(self, user: str) -> int:
         head = self._raw_get(user)

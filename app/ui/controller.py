@@ -81,10 +81,20 @@ class DeskController(QObject):
     @property
     def secrets(self) -> Any:
         if self._secrets is None:
+            from app.secrets.profile import folder_secrets
             from app.secrets.store import SecretStore
 
-            self._secrets = SecretStore()
+            if self.config_error is not None:
+                # No list, no folder id to scope by: a store that keeps nothing, until a reload.
+                return SecretStore(session_only=True)
+            self._secrets = folder_secrets(self.store)
         return self._secrets
+
+    def session_only_servers(self) -> set[str]:
+        """Servers whose keys live in memory only (the person chose so; gone at exit)."""
+        if self._secrets is None or not self._secrets.session_only:
+            return set()
+        return set(self._secrets.session_servers())
 
     def entries(self) -> list[Any]:
         """ServerEntry objects in the user's order (none while the file is broken)."""

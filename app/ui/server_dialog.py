@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QInputDialog,
     QLabel,
@@ -179,8 +180,74 @@ class KeyValueRows(QWidget):
         return out
 
 
+def keyring_help_link() -> str:
+    """Where the "how to set up a keychain" text is: the local docs file when it ships, else its name."""
+    from PySide6.QtCore import QUrl
+
+    from app.secrets.backend import HELP_DOC
+
+    local = Path(__file__).resolve().parents[2] / HELP_DOC
+    return QUrl.fromLocalFile(str(local)).toString() if local.is_file() else HELP_DOC
+
+
+class KeyringNotice(QFrame):
+    """Shown in the dialog, above Save, when the key cannot go to a keychain. Two short lines,
+    a link to the fix, and (only when there is no keychain at all) "Keep for this session only"."""
+
+    keep_for_session = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("keyringNotice")
+        self.setStyleSheet(
+            "#keyringNotice { background: #fff8e1; border: 1px solid #f3d98b; border-radius: 4px; }"
+            "#keyringNotice QLabel { color: #4e3b00; }"
+        )
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(10, 8, 10, 8)
+        self.text = QLabel()
+        self.text.setTextFormat(Qt.TextFormat.RichText)  # our own words and link only, never server text
+        self.text.setOpenExternalLinks(True)
+        self.text.setWordWrap(True)
+        lay.addWidget(self.text, 1)
+        self.session_button = QPushButton(self.tr("Keep for this session only"))
+        self.session_button.setToolTip(
+            self.tr("The server connects now; the key is forgotten when MCP Desk exits.")
+        )
+        self.session_button.clicked.connect(self.keep_for_session)
+        lay.addWidget(self.session_button, 0, Qt.AlignmentFlag.AlignVCenter)
+        self.hide()
+
+    def show_no_keychain(self) -> None:
+        self._show(
+            self.tr("This computer has no usable keychain, so the key cannot be saved."),
+            self.tr("Keys are never written to a file."),
+            self.tr("How to set one up"),
+            offer_session=True,
+        )
+
+    def show_problem(self, message: str) -> None:
+        """Another keychain failure (locked, prompt dismissed): its first line, nothing typed is lost."""
+        first = message.strip().splitlines()[0] if message.strip() else ""
+        self._show(
+            self.tr("The key was not saved: %1").replace("%1", first),
+            self.tr("Fix the keychain and press Save again."),
+            self.tr("Help"),
+            offer_session=False,
+        )
+
+    def _show(self, line1: str, line2: str, link_text: str, *, offer_session: bool) -> None:
+        import html
+
+        link = f'<a href="{html.escape(keyring_help_link(), quote=True)}">{html.escape(link_text)}</a>'
+        self.text.setText(f"{html.escape(line1)}<br>{html.escape(line2)} {link}")
+        self.session_button.setVisible(offer_session)
+        self.show()
+
+
 class ServerDialog(QDialog):
-    """Add or edit one server. `accept()` only closes when every field is valid."""
+    """Add or edit one server. `accept()` only closes when every field is valid and the secrets
+    typed have somewhere to go (a keychain, or this session's memory if the person chose so)."""
 
     def __init__(self, controller: Any, name: str | None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -303,6 +370,11 @@ class ServerDialog(QDialog):
         rl.addLayout(rb)
         common.addRow("Folders (roots)", roots_box)
         outer.addLayout(common)
+
+        self.keyring_notice = KeyringNotice(self)
+        self.keyring_notice.keep_for_session.connect(self._keep_for_session)
+        outer.addWidget(self.keyring_notice)
+        self._keyring_check: asyncio.Task[None] | None = None
 
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
@@ -480,7 +552,39 @@ class ServerDialog(QDialog):
             first = {"name": self.name, "command": self.command, "url": self.url}[next(iter(errs))]
             first.setFocus()
             return
+        if self.build()[1] and self._keyring_check is None:
+            # Keys to store: make sure they have somewhere to go before the dialog closes, so
+            # nothing typed is lost. The check may touch D-Bus: a worker thread, not this one.
+            self.save_button().setEnabled(False)
+            self._keyring_check = asyncio.ensure_future(self._check_keychain())
+            return
         super().accept()
+
+    def save_button(self) -> QPushButton:
+        return self.buttons.button(QDialogButtonBox.StandardButton.Save)
+
+    async def _check_keychain(self) -> None:
+        from app.secrets.errors import KeyringUnavailableError
+
+        try:
+            await self.controller.secrets.acheck_available()
+        except KeyringUnavailableError:
+            logger.info("no usable keychain: asking how to keep the key")
+            self.keyring_notice.show_no_keychain()
+            return
+        finally:
+            self._keyring_check = None
+            self.save_button().setEnabled(True)
+        if self.isVisible():
+            self.keyring_notice.hide()
+            QDialog.accept(self)
+
+    @Slot()
+    def _keep_for_session(self) -> None:
+        """The person chose: keys in memory only for this session (the server list says so)."""
+        self.controller.secrets.use_session_only()
+        self.keyring_notice.hide()
+        self.accept()
 
     def build(self) -> tuple[Any, dict[str, str], dict[str, Any]]:
         """(entry with secret references, secret values to store, settings) from the fields."""
@@ -596,46 +700,52 @@ def parse_snippet(text: str) -> dict[str, dict[str, Any]]:
 
 # --- flows the window starts ------------------------------------------------------------------
 async def open_server_dialog(window: Any, name: str | None) -> bool:
-    """Show the dialog; on Save store secrets (off-thread), then the entry; True if saved."""
+    """Show the dialog; on Save store secrets (off-thread), then the entry; True if saved.
+
+    If the keychain refuses the secrets, the dialog comes back with everything typed and says why.
+    """
+    from app.secrets.errors import KeyringUnavailableError, SecretStoreError
+
     controller = window.controller
     dialog = ServerDialog(controller, name, window)
     window.server_dialog = dialog  # tests and screenshots reach it here
     try:
-        code = await run_dialog(dialog)
-        if code != QDialog.DialogCode.Accepted.value:
-            return False
-        if dialog.pasted and name is None:
-            await import_snippet(window, dialog.pasted)
-            return True
-        entry, secrets, settings = dialog.build()
+        while True:
+            code = await run_dialog(dialog)
+            if code != QDialog.DialogCode.Accepted.value:
+                return False
+            if dialog.pasted and name is None:
+                await import_snippet(window, dialog.pasted)
+                return True
+            entry, secrets, settings = dialog.build()
+            try:
+                await _store_secrets(controller, name, entry, secrets)
+            except KeyringUnavailableError:
+                dialog.keyring_notice.show_no_keychain()
+                continue
+            except SecretStoreError as exc:
+                logger.info("secrets of %s not stored: %s", entry.name, exc)
+                dialog.keyring_notice.show_problem(str(exc))
+                continue
+            break
     finally:
         window.server_dialog = None
         dialog.deleteLater()
-    return await save_entry(window, name, entry, secrets, settings)
+    return await save_entry(window, name, entry, settings)
 
 
-async def save_entry(
-    window: Any, old_name: str | None, entry: Any, secrets: dict[str, str], settings: dict[str, Any]
-) -> bool:
+async def _store_secrets(controller: Any, old_name: str | None, entry: Any, secrets: dict[str, str]) -> None:
+    if old_name is not None and old_name != entry.name:
+        await controller.forget(old_name)
+        await controller.secrets.arename_server(old_name, entry.name)
+    for secret_name, value in secrets.items():
+        await controller.secrets.aset(entry.name, secret_name, value)
+
+
+async def save_entry(window: Any, old_name: str | None, entry: Any, settings: dict[str, Any]) -> bool:
+    """Save the entry (its secrets are stored already) and reconnect it if it was live."""
     controller = window.controller
     store = controller.store
-    try:
-        if old_name is not None and old_name != entry.name:
-            await controller.forget(old_name)
-            await controller.secrets.arename_server(old_name, entry.name)
-        for secret_name, value in secrets.items():
-            await controller.secrets.aset(entry.name, secret_name, value)
-    except Exception as exc:
-        await ask(
-            window,
-            "Secret not saved",
-            f"The secret values could not be stored in the system keychain, so the server was "
-            f"not saved.\n\n{exc}",
-            yes="OK",
-            no="Close",
-            icon=QMessageBox.Icon.Critical,
-        )
-        return False
     if old_name is None:
         store.add(entry)
     elif old_name != entry.name:
@@ -737,6 +847,35 @@ async def _import_file(window: Any, path: Path, fmt: Any) -> None:
     window.statusBar().showMessage(msg.splitlines()[0], 10000)
     if result.added:
         window.servers.select(result.added[0][1])
+    if result.skipped:
+        await _report_skipped(window, result)
+
+
+async def _report_skipped(window: Any, result: Any) -> None:
+    """Servers left out of an import (their keys had nowhere to go): each with its reason."""
+    from app.secrets.backend import HELP_DOC
+
+    tr = QCoreApplication.translate
+    lines = [f"{s.original_name}: {s.reason}" for s in result.skipped]
+    text = (
+        tr("ServerImport", "Imported %1 server(s); %2 could not be imported:")
+        .replace("%1", str(len(result.added)))
+        .replace("%2", str(len(result.skipped)))
+    )
+    forward = ""
+    if any(s.needs_keychain for s in result.skipped):
+        forward = tr(
+            "ServerImport", "Set up a keychain (see %1) and add them again; the others are imported."
+        ).replace("%1", HELP_DOC)
+    await ask(
+        window,
+        tr("ServerImport", "Some servers were not imported"),
+        text + "\n" + "\n".join(lines),
+        informative=forward,
+        yes=tr("ServerImport", "OK"),
+        no=tr("ServerImport", "Close"),
+        icon=QMessageBox.Icon.Warning,
+    )
 
 
 async def _ask_input(window: Any, spec: Any) -> str | None:

@@ -373,9 +373,12 @@ class MainWindow(QMainWindow):
     @Slot()
     def reload_servers(self) -> None:
         rows = []
+        session_only = self.controller.session_only_servers()
         for e in self.controller.entries():
             old = self.server_model.server(e.name)
             row = ServerRow(e.name, e.transport, bool(getattr(e, "disabled", False)))
+            if e.name in session_only:
+                row.note = self.tr("key kept for this session only")
             if old is not None:
                 row.state, row.reason, row.tool_count = old.state, old.reason, old.tool_count
             rows.append(row)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from app.cli.main import main
+from tests.support.keyring_scope import folder_user, unscope
 from tests.support.memory_keyring import MemoryKeyring
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,8 +88,8 @@ def test_add_stdio_with_detected_and_marked_secrets(
         "env": {"GITHUB_TOKEN": "${secret:GITHUB_TOKEN}", "LOG": "debug", "CUSTOM": "${secret:CUSTOM}"},
         "cwd": "/tmp",
     }
-    assert memory_keyring.store[("mcp-desk", "gh/GITHUB_TOKEN")] == "ghp_cliSecret1"
-    assert memory_keyring.store[("mcp-desk", "gh/CUSTOM")] == "asked-value-2"
+    assert memory_keyring.store[("mcp-desk", folder_user(config_dir, "gh/GITHUB_TOKEN"))] == "ghp_cliSecret1"
+    assert memory_keyring.store[("mcp-desk", folder_user(config_dir, "gh/CUSTOM"))] == "asked-value-2"
     assert b"ghp_cliSecret1" not in (config_dir / "servers.json").read_bytes()
 
 
@@ -124,7 +125,7 @@ def test_add_remote_with_secret_header(
             "X-Custom": "${secret:X-Custom}",
         },
     }
-    assert memory_keyring.store[("mcp-desk", "remote/Authorization")] == "Bearer abc"
+    assert memory_keyring.store[("mcp-desk", folder_user(config_dir, "remote/Authorization"))] == "Bearer abc"
 
 
 def test_add_no_detect_keeps_values(capsys: pytest.CaptureFixture[str], config_dir: Path) -> None:
@@ -185,7 +186,7 @@ def test_remove_and_rename_move_secrets(
     )
     code, _, err = run(["servers", "rename", "a", "b"], capsys)
     assert code == 0, err
-    users = sorted(u for (_, u) in memory_keyring.store if "/" in u)
+    users = sorted(unscope(config_dir, [u for (_, u) in memory_keyring.store]))
     assert users == ["b/LONG_SECRET", "b/LONG_SECRET#1", "b/LONG_SECRET#2", "b/LONG_SECRET#3", "b/TOKEN"]
     assert list(servers_file(config_dir)["mcpServers"]) == ["demo", "b"]  # type: ignore[call-overload]
     code, out, _ = run(["servers", "remove", "b"], capsys)

@@ -15,7 +15,6 @@ from app.config.importing import ImportInput, detect_format, import_into, read_i
 from app.config.locations import known_import_sources
 from app.config.model import ServerEntry
 from app.config.store import ConfigStore
-from app.secrets.errors import KeyringUnavailableError
 from app.secrets.resolve import extract_secrets, resolve_entry
 from app.secrets.store import SecretStore
 
@@ -180,17 +179,87 @@ def test_detect_format_from_shape(tmp_path: Path) -> None:
         detect_format({"other": 1})
 
 
-def test_import_refused_without_secure_keyring_writes_nothing(config_dir: Path) -> None:
-    import keyring
-    from keyring.backends import null
+def seventeen_servers(tmp_path: Path) -> Path:
+    """A Claude Desktop file of 17 servers; only `github` has a value that must go to a keychain."""
+    servers: dict[str, Any] = {
+        f"tool-{i:02d}": {"command": "npx", "args": ["-y", f"pkg-{i}"]} for i in range(16)
+    }
+    servers["github"] = {"command": "npx", "env": {"GITHUB_TOKEN": "ghp_seventeenth", "LOG": "1"}}
+    path = tmp_path / "claude_desktop_config.json"
+    path.write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
+    return path
 
-    keyring.set_keyring(null.Keyring())
+
+def test_import_without_keyring_imports_the_rest_and_reports_the_skipped_one(
+    config_dir: Path, tmp_path: Path
+) -> None:
+    import keyring
+    from keyring.backends import fail
+
+    keyring.set_keyring(fail.Keyring())
     store = ConfigStore()
     store.load()
-    with pytest.raises(KeyringUnavailableError):
-        import_into(store, SecretStore(), FIXTURES / "claude_desktop_config.json", extract=extract_secrets)
-    assert not (config_dir / "servers.json").exists()
-    assert store.names() == ["demo"]
+    result = import_into(store, SecretStore(), seventeen_servers(tmp_path), extract=extract_secrets)
+    assert len(result.added) == 16
+    assert [(s.original_name, s.needs_keychain) for s in result.skipped] == [("github", True)]
+    assert "GITHUB_TOKEN" in result.skipped[0].reason and "cannot be stored" in result.skipped[0].reason
+    on_disk = json.loads((config_dir / "servers.json").read_text())["mcpServers"]
+    assert len(on_disk) == 17 and "github" not in on_disk  # demo + 16
+    assert grep_dir(config_dir, "ghp_seventeenth") == []
+
+
+def test_import_with_no_detect_secrets_and_no_keyring_keeps_values_as_written(
+    config_dir: Path, tmp_path: Path
+) -> None:
+    # The person asked for values to stay as they are in the file: nothing needs a keychain.
+    import keyring
+    from keyring.backends import fail
+
+    keyring.set_keyring(fail.Keyring())
+    store = ConfigStore()
+    store.load()
+    result = import_into(
+        store, SecretStore(), seventeen_servers(tmp_path), extract=extract_secrets, detect_secrets=False
+    )
+    assert len(result.added) == 17 and result.skipped == []
+    assert store.get("github").env["GITHUB_TOKEN"] == "ghp_seventeenth"
+
+
+def test_import_skips_only_the_server_whose_secret_the_keyring_refuses(
+    config_dir: Path, tmp_path: Path, memory_keyring: Any
+) -> None:
+    import keyring.errors
+
+    path = tmp_path / "cursor_mcp.json"
+    path.write_text(
+        json.dumps(
+            {
+                "mcpServers": {
+                    "a": {"command": "x", "env": {"A_TOKEN": "value-a", "B_KEY": "value-b"}},
+                    "refused": {"command": "x", "env": {"R_TOKEN": "value-r", "S_TOKEN": "value-s"}},
+                    "c": {"command": "x", "env": {"C_TOKEN": "value-c"}},
+                }
+            }
+        )
+    )
+    real_set = memory_keyring.set_password
+
+    def refuse_some(service: str, user: str, value: str) -> None:
+        if user.endswith("refused/S_TOKEN"):
+            raise keyring.errors.PasswordSetError("the keyring said no")
+        real_set(service, user, value)
+
+    memory_keyring.set_password = refuse_some
+    store = ConfigStore()
+    store.load()
+    secrets = SecretStore()
+    result = import_into(store, secrets, path, extract=extract_secrets)
+    assert [new for _, new in result.added] == ["a", "c"]
+    assert [s.original_name for s in result.skipped] == ["refused"]
+    assert "the keyring said no" in result.skipped[0].reason
+    assert secrets.get("a", "A_TOKEN") == "value-a" and secrets.get("c", "C_TOKEN") == "value-c"
+    assert secrets.names("refused") == []  # R_TOKEN, stored before S_TOKEN failed, was taken back
+    assert store.names() == ["demo", "a", "c"]
 
 
 def test_import_broken_file_reports_position(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ import pytest
 from app.secrets.errors import KeyringLockedError
 from app.secrets.store import CHUNK_MARKER, SecretStore
 from tests.secrets.conftest import SecretService
+from tests.support.keyring_scope import folder_user
 
 pytestmark = pytest.mark.keyring_integration
 
@@ -106,7 +107,7 @@ def test_import_round_trip_through_cli_and_real_keyring(
     for server, values in spec["secrets"].items():
         for name, value in values.items():
             total += 1
-            if secret_service.lookup(f"{server}/{name}") == value:
+            if secret_service.lookup(folder_user(config, f"{server}/{name}")) == value:
                 found += 1
             grep_hits += grep_r(config, value)
     listed = subprocess.run(
@@ -156,13 +157,85 @@ def test_cli_rename_and_remove_move_real_secrets(secret_service: SecretService, 
     )
     assert done.returncode == 0, done.stderr
     assert mcp("secrets", "set", "api", "OAUTH_BLOB", stdin=long_value + "\n").returncode == 0
-    assert secret_service.lookup("api/Authorization") == "Bearer real-keyring-value"
+    assert secret_service.lookup(folder_user(config, "api/Authorization")) == "Bearer real-keyring-value"
     assert mcp("servers", "rename", "api", "api2").returncode == 0
-    assert secret_service.lookup("api/Authorization") is None
-    assert secret_service.lookup("api2/Authorization") == "Bearer real-keyring-value"
-    assert secret_service.lookup("api2/OAUTH_BLOB") == f"{CHUNK_MARKER}3"
+    assert secret_service.lookup(folder_user(config, "api/Authorization")) is None
+    assert secret_service.lookup(folder_user(config, "api2/Authorization")) == "Bearer real-keyring-value"
+    assert secret_service.lookup(folder_user(config, "api2/OAUTH_BLOB")) == f"{CHUNK_MARKER}3"
     assert grep_r(config, "real-keyring-value") == []
     done = mcp("servers", "remove", "api2")
     assert done.returncode == 0 and "2 secret(s)" in done.stdout
     for user in ("api2/Authorization", "api2/OAUTH_BLOB", "api2/OAUTH_BLOB#1", "api2/OAUTH_BLOB#3"):
-        assert secret_service.lookup(user) is None
+        assert secret_service.lookup(folder_user(config, user)) is None
+
+
+def test_cli_in_folder_b_never_changes_folder_a(secret_service: SecretService, tmp_path: Path) -> None:
+    a, b = tmp_path / "A", tmp_path / "B"
+
+    def mcp(config: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(BINARY), "--config-dir", str(config), *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            env=secret_service.env,
+            timeout=120,
+        )
+
+    add = ("servers", "add", "brave", "--command", "npx", "--secret-env", "BRAVE_API_KEY")
+    assert mcp(a, *add, stdin="key-of-A\n").returncode == 0
+
+    def a_key() -> str | None:
+        """A's key as A's own server would get it (layout-free: through the app, not a username)."""
+        done = mcp(a, "servers", "export", "--include-secrets")
+        assert done.returncode == 0, done.stderr
+        value: str | None = json.loads(done.stdout)["mcpServers"]["brave"]["env"].get("BRAVE_API_KEY")
+        return value
+
+    assert a_key() == "key-of-A"
+
+    # Everything B can do to a server of the same name: add, set, import, rename, remove.
+    assert mcp(b, *add, stdin="key-of-B\n").returncode == 0
+    assert mcp(b, "secrets", "set", "brave", "BRAVE_API_KEY", stdin="key-of-B-2\n").returncode == 0
+    source = tmp_path / "claude_desktop_config.json"
+    source.write_text(
+        json.dumps({"mcpServers": {"brave": {"command": "npx", "env": {"BRAVE_API_KEY": "imp"}}}})
+    )
+    assert mcp(b, "servers", "import", str(source)).returncode == 0  # lands as brave-2 in B
+    listed = mcp(b, "secrets", "list")
+    assert listed.returncode == 0 and "no such server" not in listed.stdout
+    assert sorted(listed.stdout.split()) == ["brave-2/BRAVE_API_KEY", "brave/BRAVE_API_KEY"]
+    assert mcp(b, "servers", "rename", "brave", "brave3").returncode == 0
+    assert mcp(b, "servers", "remove", "brave3").returncode == 0
+    assert mcp(b, "servers", "remove", "brave-2").returncode == 0
+
+    assert a_key() == "key-of-A"
+    assert secret_service.lookup(folder_user(a, "brave/BRAVE_API_KEY")) == "key-of-A"
+    listed = mcp(a, "secrets", "list")
+    assert listed.stdout == "brave/BRAVE_API_KEY\n", listed.stdout
+    assert secret_service.lookup(folder_user(b, "brave/BRAVE_API_KEY")) is None
+
+
+def test_entries_of_older_versions_move_into_the_folder(
+    secret_service: SecretService, tmp_path: Path
+) -> None:
+    config = tmp_path / "cli-config"
+    config.mkdir()
+    (config / "servers.json").write_text(
+        json.dumps({"mcpServers": {"brave": {"command": "npx", "env": {"K": "${secret:BRAVE_API_KEY}"}}}})
+    )
+    old = SecretStore()  # the layout before scoping: SERVER/NAME
+    old.set("brave", "BRAVE_API_KEY", "stored-by-an-older-version")
+    old.set("other", "TOKEN", "another-folders")
+    done = subprocess.run(
+        [str(BINARY), "--config-dir", str(config), "secrets", "list"],
+        capture_output=True,
+        text=True,
+        env=secret_service.env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "brave/BRAVE_API_KEY\n"
+    assert secret_service.lookup(folder_user(config, "brave/BRAVE_API_KEY")) == "stored-by-an-older-version"
+    assert secret_service.lookup("brave/BRAVE_API_KEY") is None
+    assert secret_service.lookup("other/TOKEN") == "another-folders"  # not this folder's server

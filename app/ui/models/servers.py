@@ -50,9 +50,14 @@ class ServerRow:
     tool_count: int | None = None
     title: str = ""
     icon: QIcon | None = field(default=None, compare=False)
+    note: str = ""  # something true of the entry whatever its state ("key kept for this session only")
 
     def status_text(self) -> str:
         """One line a person can read: 'ready · 12 tools', 'failed: command not found'."""
+        base = self._state_text()
+        return f"{base} · {self.note}" if self.note else base
+
+    def _state_text(self) -> str:
         state = DISABLED if self.disabled and self.state in (IDLE, CLOSED) else self.state
         words = STATE_WORDS.get(state, state)
         if state == FAILED and self.reason:
@@ -163,7 +168,7 @@ class ServerListModel(QAbstractListModel):
                 self._rows.insert(pos, self._rows.pop(cur))
                 self.endMoveRows()
             old = self._rows[pos]
-            old.transport, old.disabled = new.transport, new.disabled
+            old.transport, old.disabled, old.note = new.transport, new.disabled, new.note
             self._changed(pos)
 
     def update_state(self, name: str, state: str, reason: str = "") -> None:
