@@ -157,6 +157,15 @@ def test_resolve_launch_fills_args_and_url_and_masks_every_spelling(memory_keyri
 # -- the command line ------------------------------------------------------------------------
 
 
+def _folder() -> SecretStore:
+    """The secret store of the config folder the CLI used (entries are scoped per folder)."""
+    from app.secrets.profile import folder_secrets
+
+    store = ConfigStore()
+    store.load()
+    return folder_secrets(store)
+
+
 def test_cli_add_moves_a_secret_argument_to_the_keyring(
     capsys: pytest.CaptureFixture[str], config_dir: Path, memory_keyring: MemoryKeyring
 ) -> None:
@@ -166,7 +175,7 @@ def test_cli_add_moves_a_secret_argument_to_the_keyring(
     )
     assert code == 0, output
     assert servers_file(config_dir)["ai"]["args"] == ["--api-key", "${secret:ARG_API_KEY}", "--fast"]
-    assert SecretStore().get("ai", "ARG_API_KEY") == OPENAI
+    assert _folder().get("ai", "ARG_API_KEY") == OPENAI
     assert OPENAI not in everything_on_disk(config_dir)
     assert OPENAI not in output
 
@@ -189,14 +198,14 @@ def test_cli_add_secret_arg_asked_for_and_url_token(
     )
     assert code == 0, output
     assert servers_file(config_dir)["gh"]["args"] == ["--pat", "${secret:ARG_PAT}", "--verbose"]
-    assert SecretStore().get("gh", "ARG_PAT") == "typed-in-secret-7"
+    assert _folder().get("gh", "ARG_PAT") == "typed-in-secret-7"
 
     code, output = run(
         ["servers", "add", "web", "--url", f"https://x.test/mcp?api_key={URL_KEY}&v=2"], capsys
     )
     assert code == 0, output
     assert servers_file(config_dir)["web"]["url"] == "https://x.test/mcp?api_key=${secret:URL_API_KEY}&v=2"
-    assert SecretStore().get("web", "URL_API_KEY") == URL_KEY
+    assert _folder().get("web", "URL_API_KEY") == URL_KEY
     assert URL_KEY not in output and URL_KEY not in everything_on_disk(config_dir)
 
 
