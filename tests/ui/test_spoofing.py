@@ -118,7 +118,7 @@ def spoofed(qtbot: Any, aloop: Any, config_dir: Path, listener: Listener) -> Ite
 def _shows_raw_html(text: str) -> bool:
     """Server HTML in a tooltip-like string, unescaped. Stricter than Qt's own test (mightBeRichText
     looks at the first line only, so "name\n<b>reason</b>" passes it by luck of the name)."""
-    return f"<b>{MARK}" in text
+    return f"<b>{MARK}" in text or "<img src=" in text
 
 
 def _invisible(text: str) -> list[str]:

@@ -144,7 +144,7 @@ class LogModel(_BoundedTable):
             return self._text(r, col)
         if role == Qt.ItemDataRole.ToolTipRole:
             text = self._text(r, col)
-            return plain_tooltip(r.text if col == 4 else text) if text is not None else None
+            return plain_tooltip(r.text if col == 4 else text) if text else None
         if role == self.LevelRankRole:
             return level_rank(r.level)
         return None
