@@ -28,6 +28,7 @@ __all__ = [
     "is_openable",
     "plain_box",
     "plain_label",
+    "plain_labels",
     "plain_tooltip",
     "visible",
     "visible_json",
@@ -76,12 +77,18 @@ def plain_box(box: QMessageBox) -> QMessageBox:
     box.setTextFormat(Qt.TextFormat.PlainText)
     box.setWindowTitle(visible_line(box.windowTitle()))
     box.setText(visible(box.text()))
-    for label in box.findChildren(QLabel):
+    plain_labels(box)
+    return box
+
+
+def plain_labels(dialog: QWidget) -> None:
+    """Make every QLabel a ready-made dialog built (QMessageBox, QInputDialog's prompt) show its
+    text literally: plain text, no links opened, invisible characters shown."""
+    for label in dialog.findChildren(QLabel):
         if label.text():
             label.setTextFormat(Qt.TextFormat.PlainText)
             label.setOpenExternalLinks(False)
             label.setText(visible(label.text()))
-    return box
 
 
 def is_openable(url: QUrl) -> bool:

@@ -179,3 +179,18 @@ def test_models_escape_tooltips_and_show_invisible_characters(qapp: Any) -> None
     traffic.append(row)
     assert "\u202e" not in traffic.index(0, 3).data(Qt.ItemDataRole.DisplayRole)
     assert "\u202e" not in row.as_json() and json.loads(row.as_json()) == message
+
+
+def test_input_dialog_prompt_is_plain(qtbot: Any) -> None:
+    """The import asks for a value with a prompt from the imported file (QInputDialog's AutoText label)."""
+    from PySide6.QtWidgets import QInputDialog
+
+    from app.ui.safe_text import plain_labels
+
+    d = QInputDialog()
+    qtbot.addWidget(d)
+    d.setLabelText('<img src="http://127.0.0.1:9/x.png"> token\u202e')
+    plain_labels(d)
+    (label,) = [w for w in d.findChildren(QLabel) if w.text()]
+    assert label.textFormat() == Qt.TextFormat.PlainText
+    assert label.text() == '<img src="http://127.0.0.1:9/x.png"> token⟨U+202E⟩'
