@@ -319,7 +319,7 @@ def cmd_call(args: argparse.Namespace) -> int:
             ):
                 print_json(result.structured_content)
         if result.structured_valid is False:
-            problem = result.structured_error
+            problem = safe(str(result.structured_error))  # the validator quotes the server's values
             print(
                 f"mcp-desk: warning: structured result does not match the output schema: {problem}",
                 file=sys.stderr,
