@@ -48,6 +48,22 @@ _JSON = re.compile(f"[{_FORMAT}{_OTHER}\u2028\u2029]")
 
 _JOINERS = "\u200c\u200d"  # zero width non-joiner, zero width joiner
 
+# The Latin-1 bytes that never need showing. Most text is ASCII or Latin-1: dropping these bytes
+# from it (bytes.translate, ~2 ns a character) says whether anything is left to show at all,
+# some 20 times faster than running the regular expression over a large result.
+_PLAIN_LATIN1 = bytes(c for c in range(256) if not _TEXT.match(chr(c)) and c != 0x0D)
+_PLAIN_LATIN1_LINE = bytes(c for c in _PLAIN_LATIN1 if c != 0x0A)
+
+
+def _nothing_to_show(text: str, plain: bytes) -> bool:
+    if len(text) < 64:
+        return False  # short: the regular expression is as quick
+    try:
+        data = text.encode("latin-1")
+    except UnicodeEncodeError:
+        return False
+    return not data.translate(None, plain)
+
 
 def _joins(text: str, at: int) -> bool:
     """Is the joiner at `at` between two non-ASCII letters, marks or symbols (Persian, Devanagari,
@@ -73,6 +89,8 @@ def _code_point(m: re.Match[str]) -> str:
 def visible(text: str) -> str:
     """`text` with invisible and control characters shown as ⟨U+XXXX⟩; tab and newline kept
     (a Windows line end, CR LF, is shown as a newline)."""
+    if _nothing_to_show(text, _PLAIN_LATIN1):
+        return text
     if "\r" in text:
         text = text.replace("\r\n", "\n")
     return _TEXT.sub(_code_point, text)
@@ -80,6 +98,8 @@ def visible(text: str) -> str:
 
 def visible_line(text: str) -> str:
     """Like `visible`, for text shown on one line: line breaks are shown as ⟨U+000A⟩ too."""
+    if _nothing_to_show(text, _PLAIN_LATIN1_LINE):
+        return text
     return _LINE.sub(_code_point, text)
 
 
@@ -98,5 +118,7 @@ def visible_json(value: Any, indent: int | None = None) -> str:
     """`value` as JSON text (non-ASCII letters as they are) with the characters `visible` would
     show written as JSON escapes: the text stays valid JSON and parses to the same value."""
     text = json.dumps(value, indent=indent, ensure_ascii=False, default=str)
+    if _nothing_to_show(text, _PLAIN_LATIN1):  # json.dumps has escaped CR and the other C0 controls
+        return text
     # Outside strings json.dumps writes only ASCII, so every match is inside a string.
     return _JSON.sub(_json_escape, text)

@@ -98,6 +98,15 @@ def test_visible_output_holds_nothing_invisible(text: str) -> None:
     assert json.loads(visible_json(text)) == text
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=0xFF), min_size=64, max_size=400))
+def test_the_latin1_fast_path_agrees_with_the_slow_one(text: str) -> None:
+    """Long Latin-1 text skips the regular expression when nothing needs showing: same answers."""
+    assert visible(text) == "".join(visible(c) for c in text.replace("\r\n", "\n"))
+    assert visible_line(text) == "".join(visible_line(c) for c in text)
+    assert json.loads(visible_json(text)) == text
+
+
 # --- the Qt helpers -------------------------------------------------------------------------------
 
 

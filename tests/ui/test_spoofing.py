@@ -245,6 +245,10 @@ def test_hostile_server_text_is_never_rich_and_never_invisible(
     assert MARK in w.tool_panel.result.status_text()
     found += problems(seen)
     _run(qtbot, w, "echo")
+    from app.ui.results import TextBlock
+
+    for block in w.tool_panel.result.findChildren(TextBlock):
+        block.markdown_toggle.setChecked(True)  # the Markdown view too (it renders no HTML)
     w.bottom.setCurrentIndex(1)  # Traffic: its table and the selected message's JSON
     traffic = w.bottom.traffic_view
     qtbot.waitUntil(lambda: traffic.model().rowCount() > 0, timeout=5000)
