@@ -21,10 +21,14 @@ Plain Python (no Qt): the command line uses it too.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import unicodedata
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["visible", "visible_json", "visible_line"]
 
@@ -41,23 +45,33 @@ _OTHER = "\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u115f\u1160\u3164\uffa0"
 # Line breaks, shown only where the text is one line (a name, a title, a table cell's summary).
 _BREAKS = "\n\u2028\u2029"
 
-_TEXT = re.compile(f"[{_FORMAT}{_OTHER}]")
-_LINE = re.compile(f"[{_FORMAT}{_OTHER}{_BREAKS}]")
-# In JSON text json.dumps has escaped C0 controls already; everything else is escaped here.
-_JSON = re.compile(f"[{_FORMAT}{_OTHER}\u2028\u2029]")
+_CLASSES = {
+    "text": f"[{_FORMAT}{_OTHER}]",
+    "line": f"[{_FORMAT}{_OTHER}{_BREAKS}]",
+    # In JSON text json.dumps has escaped C0 controls already; everything else is escaped here.
+    "json": f"[{_FORMAT}{_OTHER}\u2028\u2029]",
+}
+
+
+@functools.cache
+def _pattern(kind: str) -> re.Pattern[str]:
+    # Compiled on first need (~10 ms for the first): plain Latin-1 text never needs them.
+    return re.compile(_CLASSES[kind])
+
 
 _JOINERS = "\u200c\u200d"  # zero width non-joiner, zero width joiner
 
-# The Latin-1 bytes that never need showing. Most text is ASCII or Latin-1: dropping these bytes
-# from it (bytes.translate, ~2 ns a character) says whether anything is left to show at all,
-# some 20 times faster than running the regular expression over a large result.
-_PLAIN_LATIN1 = bytes(c for c in range(256) if not _TEXT.match(chr(c)) and c != 0x0D)
+# The Latin-1 characters that never need showing (all but C0 controls other than tab and newline,
+# DEL, C1 and the soft hyphen). Most text is ASCII or Latin-1: dropping these bytes from it
+# (bytes.translate, ~2 ns a character) says whether anything is left to show at all, some 20
+# times faster than the regular expression over a large result.
+_PLAIN_LATIN1 = bytes(
+    c for c in range(256) if (c >= 0x20 or c in (0x09, 0x0A)) and not 0x7F <= c <= 0x9F and c != 0xAD
+)
 _PLAIN_LATIN1_LINE = bytes(c for c in _PLAIN_LATIN1 if c != 0x0A)
 
 
 def _nothing_to_show(text: str, plain: bytes) -> bool:
-    if len(text) < 64:
-        return False  # short: the regular expression is as quick
     try:
         data = text.encode("latin-1")
     except UnicodeEncodeError:
@@ -93,14 +107,14 @@ def visible(text: str) -> str:
         return text
     if "\r" in text:
         text = text.replace("\r\n", "\n")
-    return _TEXT.sub(_code_point, text)
+    return _pattern("text").sub(_code_point, text)
 
 
 def visible_line(text: str) -> str:
     """Like `visible`, for text shown on one line: line breaks are shown as ⟨U+000A⟩ too."""
     if _nothing_to_show(text, _PLAIN_LATIN1_LINE):
         return text
-    return _LINE.sub(_code_point, text)
+    return _pattern("line").sub(_code_point, text)
 
 
 def _json_escape(m: re.Match[str]) -> str:
@@ -121,4 +135,4 @@ def visible_json(value: Any, indent: int | None = None) -> str:
     if _nothing_to_show(text, _PLAIN_LATIN1):  # json.dumps has escaped CR and the other C0 controls
         return text
     # Outside strings json.dumps writes only ASCII, so every match is inside a string.
-    return _JSON.sub(_json_escape, text)
+    return _pattern("json").sub(_json_escape, text)
