@@ -203,3 +203,18 @@ def test_input_dialog_prompt_is_plain(qtbot: Any) -> None:
     (label,) = [w for w in d.findChildren(QLabel) if w.text()]
     assert label.textFormat() == Qt.TextFormat.PlainText
     assert label.text() == '<img src="http://127.0.0.1:9/x.png"> token⟨U+202E⟩'
+
+
+def test_server_filters_show_names_visibly_and_filter_by_the_real_name(qtbot: Any) -> None:
+    from app.ui.dock import ServerFilterCombo
+
+    combo = ServerFilterCombo()
+    qtbot.addWidget(combo)
+    combo.set_servers(["plain", "rtl\u202egnp"])
+    assert [combo.itemText(i) for i in range(combo.count())][1:] == ["plain", "rtl⟨U+202E⟩gnp"]
+    combo.setCurrentIndex(2)
+    assert combo.server() == "rtl\u202egnp"
+    combo.set_servers(["rtl\u202egnp", "other"])  # the choice survives a new list
+    assert combo.server() == "rtl\u202egnp"
+    combo.setCurrentIndex(0)
+    assert combo.server() is None
