@@ -89,7 +89,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    """An error on one line; a server's words in it (a reason, an SDK message) cannot drive the
+    terminal or hide behind bidi controls."""
+    from app.mcp.visible import visible
+
+    return " ".join(visible(text).split())
 
 
 def main(argv: Sequence[str] | None = None) -> int:

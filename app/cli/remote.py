@@ -14,13 +14,13 @@ import argparse
 import asyncio
 import dataclasses
 import json
-import re
 import sys
 from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from app.cli.main import EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, CommandError
+from app.mcp.visible import visible, visible_json, visible_line
 
 if TYPE_CHECKING:
     from app.mcp.connection import ServerConnection
@@ -31,13 +31,12 @@ T = TypeVar("T")
 CONNECT_GRACE = 5.0
 """Seconds allowed to settle beyond the target's own timeout (which bounds the handshake)."""
 
-# C0/C1 control characters except tab and newline: a server's text must not drive the terminal.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
 
 def safe(text: str) -> str:
-    """Server-supplied text as plain text: control characters (ANSI escapes...) made visible."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    """Server-supplied text as plain text: control characters (ESC and with it ANSI escapes, BEL...)
+    must not drive the terminal, and bidi and invisible characters must not disguise a name; all
+    are shown as ⟨U+XXXX⟩ (`app.mcp.visible`)."""
+    return visible(text)
 
 
 # --------------------------------------------------------------------------------- arguments
@@ -205,11 +204,11 @@ def run_on_server(
             state = await conn.wait_settled(target.timeout + CONNECT_GRACE)
             if state != ConnectionState.READY:
                 reason = conn.reason or f"did not connect within {target.timeout:g} s"
-                raise CommandError(f"{target.name}: {reason}")
+                raise CommandError(f"{target.name}: {safe(reason)}")  # the reason quotes its stderr
             try:
                 result = await action(conn)
             except CallFailed as exc:
-                raise CommandError(f"{target.name}: {exc}") from exc
+                raise CommandError(f"{target.name}: {safe(str(exc))}") from exc
             if sink is not None:
                 print("\r\x1b[K", end="", file=sys.stderr)  # clear the progress line
             code = present(result)
@@ -248,7 +247,8 @@ def _json_object(text: str, what: str) -> dict[str, Any]:
 
 
 def print_json(value: Any) -> None:
-    print(json.dumps(value, indent=2, ensure_ascii=False))
+    """JSON as the server sent it; invisible characters written as JSON escapes (same value)."""
+    print(visible_json(value, indent=2))
 
 
 def first_line(text: str | None) -> str:
@@ -280,7 +280,7 @@ def _list_entries(
             print_json([entry.raw for entry in found])
             return EXIT_OK
         for entry in found:
-            print(line(entry))
+            print(visible_line(line(entry)))  # one line per entry, even if a name holds a newline
         return EXIT_OK
 
     return run_on_server(target, action, present)
@@ -319,7 +319,7 @@ def cmd_call(args: argparse.Namespace) -> int:
             ):
                 print_json(result.structured_content)
         if result.structured_valid is False:
-            problem = result.structured_error
+            problem = safe(str(result.structured_error))  # the validator quotes the server's values
             print(
                 f"mcp-desk: warning: structured result does not match the output schema: {problem}",
                 file=sys.stderr,

@@ -59,13 +59,15 @@ async def ask(
     """A yes/no question; returns (accepted, checkbox checked). Text is shown as plain text."""
     from PySide6.QtWidgets import QCheckBox
 
+    from app.ui.safe_text import plain_box
+
     box = QMessageBox(parent)
     box.setIcon(icon)
     box.setWindowTitle(title)
-    box.setTextFormat(Qt.TextFormat.PlainText)
     box.setText(text)
     if informative:
         box.setInformativeText(informative)
+    plain_box(box)  # server names and messages: never rendered as HTML, invisible characters shown
     yes_btn = box.addButton(yes, QMessageBox.ButtonRole.AcceptRole)
     box.addButton(no, QMessageBox.ButtonRole.RejectRole)
     box.setDefaultButton(yes_btn)

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from app.ui.models.history import HistoryEntry, HistoryModel
 from app.ui.models.log import LEVELS, LogModel, ServerLevelFilter, TrafficModel, TrafficRow
-from app.ui.safe_text import plain_label
+from app.ui.safe_text import plain_label, visible_line
 
 ALL = "All servers"
 
@@ -51,18 +51,19 @@ class ServerFilterCombo(QComboBox):
         self.setAccessibleName("Server filter")
 
     def set_servers(self, names: list[str]) -> None:
-        cur = self.currentText()
+        cur = self.server()
         self.blockSignals(True)
         self.clear()
         self.addItem(ALL)
-        self.addItems(names)
-        i = self.findText(cur)
+        for name in names:  # shown with invisible characters visible; the name itself is the data
+            self.addItem(visible_line(name), name)
+        i = self.findData(cur) if cur is not None else 0
         self.setCurrentIndex(max(0, i))
         self.blockSignals(False)
 
     def server(self) -> str | None:
-        t = self.currentText()
-        return None if t == ALL else t
+        name = self.currentData()
+        return name if isinstance(name, str) else None
 
 
 class BottomDock(QTabWidget):

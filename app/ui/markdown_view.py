@@ -34,8 +34,10 @@ class SafeMarkdownView(QTextBrowser):
 
     def set_markdown(self, text: str) -> None:
         # Raw HTML inside Markdown is not rendered: MarkdownNoHTML keeps it as literal text.
+        from app.mcp.visible import visible  # bidi and invisible characters shown, as in plain text
+
         features = QTextDocument.MarkdownFeature
-        self.document().setMarkdown(text, features.MarkdownDialectGitHub | features.MarkdownNoHTML)
+        self.document().setMarkdown(visible(text), features.MarkdownDialectGitHub | features.MarkdownNoHTML)
 
     @Slot(QUrl)
     def _clicked(self, url: QUrl) -> None:

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.async_dialogs import ask, run_dialog
-from app.ui.safe_text import plain_label
+from app.ui.safe_text import plain_label, visible, visible_line
 
 logger = logging.getLogger(__name__)
 
@@ -40,7 +40,7 @@ class SamplingDialog(QDialog):
 
     def __init__(self, server: str, request: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle(f"{server} asks for a model answer")
+        self.setWindowTitle(visible_line(f"{server} asks for a model answer"))
         self.setObjectName("samplingDialog")
         self.resize(560, 520)
         lay = QVBoxLayout(self)
@@ -53,7 +53,7 @@ class SamplingDialog(QDialog):
         convo = QPlainTextEdit()
         convo.setReadOnly(True)
         convo.setAccessibleName("Messages")
-        convo.setPlainText(self.describe(request))
+        convo.setPlainText(visible(self.describe(request)))
         lay.addWidget(convo, 2)
         lay.addWidget(QLabel("Your answer:"))
         self.answer = QPlainTextEdit()
@@ -115,7 +115,7 @@ class GuiHandlers:
 
         schema = request.requested_schema or {"type": "object"}
         d = ElicitationDialog(request.message, schema, parent=self.parent)
-        d.setWindowTitle(f"{server} asks for information")
+        d.setWindowTitle(visible_line(f"{server} asks for information"))
         defaults = dict(getattr(request, "defaults", {}) or {})
         if defaults:
             d.set_value(defaults)

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.results import ResultView
-from app.ui.safe_text import plain_label
+from app.ui.safe_text import plain_label, visible_line
 
 
 def template_variables(template: str) -> list[str]:
@@ -145,7 +145,7 @@ class ResourcePanel(QWidget):
         for n in names:
             e = QLineEdit()
             e.setAccessibleName(n)
-            self.vars.addRow(n, e)
+            self.vars.addRow(plain_label(n, wrap=False), e)  # a bare string would make an AutoText label
             self.fields[n] = e
         self.vars_box.setVisible(bool(names))
 
@@ -217,8 +217,8 @@ class PromptPanel(QWidget):
             req = bool(a.get("required"))
             e = QLineEdit()
             e.setAccessibleName(n)
-            e.setPlaceholderText(str(a.get("description") or ""))
-            self.args.addRow(n + (" *" if req else ""), e)
+            e.setPlaceholderText(visible_line(str(a.get("description") or "")))
+            self.args.addRow(plain_label(n + (" *" if req else ""), wrap=False), e)
             self.fields[n] = (e, req)
         self.args_box.setVisible(bool(self.fields))
         self.error.setText("")

@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.markdown_view import SafeMarkdownView
-from app.ui.safe_text import plain_label
+from app.ui.safe_text import plain_label, plain_tooltip, visible, visible_json, visible_line
 from app.ui.widgets import tool_button
 
 logger = logging.getLogger(__name__)
@@ -73,7 +73,7 @@ def decode_b64(data: Any) -> bytes | None:
 
 def save_bytes(parent: QWidget, data: bytes, suggested: str) -> None:
     """Ask where to save and write the bytes (a sync slot: the static dialog is fine here)."""
-    path, _ = QFileDialog.getSaveFileName(parent, "Save as", suggested)
+    path, _ = QFileDialog.getSaveFileName(parent, "Save as", visible_line(suggested))  # no rtl\u202egnp.exe
     if path:
         with open(path, "wb") as fh:
             fh.write(data)
@@ -106,7 +106,7 @@ class TextBlock(QWidget):
         self.stack = QStackedWidget()
         self.plain = QPlainTextEdit()
         self.plain.setReadOnly(True)
-        self.plain.setPlainText(text)
+        self.plain.setPlainText(visible(text))
         self.plain.setAccessibleName("Result text")
         self.markdown: SafeMarkdownView | None = None
         self.stack.addWidget(self.plain)
@@ -227,7 +227,7 @@ class JsonTree(QTreeWidget):
     def _add(self, parent: QTreeWidgetItem, value: Any) -> None:
         if isinstance(value, dict):
             for k, v in value.items():
-                self._node(parent, str(k), v)
+                self._node(parent, visible_line(str(k)), v)
         elif isinstance(value, list):
             for i, v in enumerate(value):
                 self._node(parent, f"[{i}]", v)
@@ -240,7 +240,7 @@ class JsonTree(QTreeWidget):
             item = QTreeWidgetItem(parent, [key, summary])
             self._add(item, value)
         else:
-            item = QTreeWidgetItem(parent, [key, json.dumps(value, ensure_ascii=False)])
+            item = QTreeWidgetItem(parent, [key, visible_json(value)])
 
 
 def _section(title: str) -> QLabel:
@@ -397,7 +397,7 @@ class ResultView(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(plain_label(f"Resource link: {name}\n{uri}"), 1)
         b = QPushButton("Read resource")
-        b.setToolTip(uri)
+        b.setToolTip(plain_tooltip(uri))
         b.clicked.connect(lambda: self.resource_link_clicked.emit(uri))
         lay.addWidget(b)
         return w

@@ -5,14 +5,35 @@ remote images (tracking pixels). Plain text is the default everywhere. The optio
 (`app.ui.markdown_view`) loads no resources at all (no remote or local images) and opens a link
 only after showing the person the full URL and getting a yes; only http, https and mailto links
 are ever opened.
+
+Every place that shows server text goes through this module: labels (`plain_label`, whose
+`setText` keeps doing so), tooltips (`plain_tooltip`), message boxes (`plain_box`), and for
+the rest (item views' display text, window titles, status messages, text editors) `visible` /
+`visible_line` / `visible_json` from `app.mcp.visible`, which show bidi controls, zero-width and
+control characters as ⟨U+XXXX⟩ so a name cannot pose as another.
 """
 
 from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QUrl
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
+
+from app.mcp.visible import visible, visible_json, visible_line
+
+__all__ = [
+    "PlainLabel",
+    "confirm_and_open",
+    "is_openable",
+    "plain_box",
+    "plain_label",
+    "plain_labels",
+    "plain_tooltip",
+    "visible",
+    "visible_json",
+    "visible_line",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -20,23 +41,54 @@ OPENABLE_SCHEMES = ("http", "https", "mailto")
 
 
 def plain_tooltip(text: str) -> str:
-    """A tooltip that shows `text` literally: Qt renders tooltips as HTML when they look like it,
-    so the text is escaped inside an explicit rich-text paragraph."""
+    """A tooltip that shows `text` literally: Qt renders tooltips as HTML when they look like it
+    (Qt::mightBeRichText), so the text is escaped inside an explicit rich-text paragraph, its
+    invisible characters shown."""
     import html
 
-    return "<p style='white-space:pre-wrap'>" + html.escape(text) + "</p>"
+    return "<p style='white-space:pre-wrap'>" + html.escape(visible(text)) + "</p>"
+
+
+class PlainLabel(QLabel):
+    """A QLabel that shows its text literally: plain text (QLabel's default is AutoText, which
+    renders anything that looks like HTML), invisible characters shown, on every `setText`."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setText(text)
+
+    def setText(self, text: str) -> None:
+        super().setText(visible(text))
 
 
 def plain_label(text: str = "", parent: QWidget | None = None, *, wrap: bool = True) -> QLabel:
-    """A QLabel that never interprets its text as rich text (QLabel's default is AutoText)."""
-    from PySide6.QtCore import Qt
-
-    label = QLabel(parent)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setText(text)
+    """A PlainLabel, wrapped and selectable."""
+    label = PlainLabel(text, parent)
     label.setWordWrap(wrap)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return label
+
+
+def plain_box(box: QMessageBox) -> QMessageBox:
+    """Make a message box show its texts literally: the main text and the informative text (a
+    separate QLabel, left AutoText with external links opened by Qt) become plain text, with
+    their invisible characters and the title's shown. Call after setting the texts."""
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setWindowTitle(visible_line(box.windowTitle()))
+    box.setText(visible(box.text()))
+    plain_labels(box)
+    return box
+
+
+def plain_labels(dialog: QWidget) -> None:
+    """Make every QLabel a ready-made dialog built (QMessageBox, QInputDialog's prompt) show its
+    text literally: plain text, no links opened, invisible characters shown."""
+    for label in dialog.findChildren(QLabel):
+        if label.text():
+            label.setTextFormat(Qt.TextFormat.PlainText)
+            label.setOpenExternalLinks(False)
+            label.setText(visible(label.text()))
 
 
 def is_openable(url: QUrl) -> bool:

@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (
 from app.config.secret_names import sanitise_secret_name
 from app.ui.arg_secrets import ArgSecrets, take_launch_secrets
 from app.ui.async_dialogs import ask, run_dialog
-from app.ui.safe_text import plain_label
+from app.ui.safe_text import plain_label, plain_labels, visible_line
 from app.ui.widgets import tool_button
 
 logger = logging.getLogger(__name__)
@@ -844,7 +844,7 @@ async def _import_file(window: Any, path: Path, fmt: Any) -> None:
     msg = f"Imported {added}." + (f" {secrets} secret(s) moved to the keychain." if secrets else "")
     if result.warnings:
         msg += "\n\n" + "\n".join(result.warnings)
-    window.statusBar().showMessage(msg.splitlines()[0], 10000)
+    window.statusBar().showMessage(visible_line(msg.splitlines()[0]), 10000)
     if result.added:
         window.servers.select(result.added[0][1])
     if result.skipped:
@@ -882,6 +882,7 @@ async def _ask_input(window: Any, spec: Any) -> str | None:
     d = QInputDialog(window)
     d.setWindowTitle("Value needed for import")
     d.setLabelText(spec.description or spec.id)
+    plain_labels(d)  # the description comes from the imported file: never rendered as HTML
     d.setTextEchoMode(QLineEdit.EchoMode.Password if spec.password else QLineEdit.EchoMode.Normal)
     code = await run_dialog(d)
     value = d.textValue() if code == QDialog.DialogCode.Accepted.value else None

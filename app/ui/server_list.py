@@ -73,7 +73,7 @@ class ServerDelegate(QStyledItemDelegate):
         f.setBold(True)
         painter.setFont(f)
         painter.setPen(text_colour)
-        name = index.data(ServerListModel.NameRole)
+        name = index.data(Qt.ItemDataRole.DisplayRole)  # invisible characters shown
         painter.drawText(
             QRect(x, r.top(), r.right() - x, fm.height()),
             Qt.AlignmentFlag.AlignVCenter,

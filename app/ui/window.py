@@ -28,7 +28,7 @@ from app.ui.bridge import EngineBridge
 from app.ui.catalog_panel import KINDS, CatalogPanel, item_from
 from app.ui.controller import DeskController
 from app.ui.models.servers import CONNECTING, FAILED, IDLE, READY, ServerListModel, ServerRow
-from app.ui.safe_text import confirm_and_open, plain_label, plain_tooltip
+from app.ui.safe_text import confirm_and_open, plain_label, plain_tooltip, visible_line
 
 if TYPE_CHECKING:
     from app.ui.dock import BottomDock
@@ -213,7 +213,9 @@ class MainWindow(QMainWindow):
         self._wire()
         self.reload_servers()
         if self.controller.config_error:
-            self.statusBar().showMessage(f"The server list could not be read: {self.controller.config_error}")
+            self.statusBar().showMessage(
+                visible_line(f"The server list could not be read: {self.controller.config_error}")
+            )
 
     # --- construction -------------------------------------------------------------------------
     def _build_menu(self) -> None:
@@ -412,13 +414,13 @@ class MainWindow(QMainWindow):
 
     def _show_error(self, exc: BaseException) -> None:
         logger.warning("action failed: %s", exc)
-        self.statusBar().showMessage(f"Failed: {exc}", 10000)
+        self.statusBar().showMessage(visible_line(f"Failed: {exc}"), 10000)  # may quote the server
 
     def _config_broken(self) -> bool:
         """Changing the list while servers.json does not parse would overwrite what the user wrote."""
         err = self.controller.config_error
         if err:
-            self.statusBar().showMessage(f"Fix the server list file first: {err}", 15000)
+            self.statusBar().showMessage(visible_line(f"Fix the server list file first: {err}"), 15000)
         return err is not None
 
     @Slot()
@@ -599,7 +601,7 @@ class MainWindow(QMainWindow):
         )
 
     def show_notice(self, text: str, details: str) -> None:
-        self.notice.setText(text)
+        self.notice.setText(visible_line(text))
         self.notice.setToolTip(plain_tooltip(details))  # names come from the server: escaped
         self.notice.show()
         self._notice_timer.start(8000)
@@ -847,7 +849,7 @@ class MainWindow(QMainWindow):
         from app.ui.results import ResultView
 
         d = QDialog(self)
-        d.setWindowTitle(uri)
+        d.setWindowTitle(visible_line(uri))
         d.resize(600, 480)
         lay = QVBoxLayout(d)
         view = ResultView()

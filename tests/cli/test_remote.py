@@ -150,7 +150,7 @@ def test_usage_errors_exit_2(args: list[str], capsys: pytest.CaptureFixture[str]
 
 
 def test_server_text_cannot_drive_the_terminal() -> None:
-    assert safe("red \x1b[31mtext\x07\n\tok") == "red \\x1b[31mtext\\x07\n\tok"
+    assert safe("red \x1b[31mtext\x07\n\tok") == "red ⟨U+001B⟩[31mtext⟨U+0007⟩\n\tok"
 
 
 def test_cli_commands_do_not_import_the_sdk_until_they_run() -> None:

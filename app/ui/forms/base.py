@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVB
 
 from app.forms import Field, Form
 from app.forms.values import MISSING
+from app.ui.safe_text import PlainLabel
 
 if TYPE_CHECKING:
     from app.ui.forms.row import FieldRow
@@ -121,10 +122,9 @@ HELP_PREVIEW_CHARS = 180
 
 
 def plain_label(text: str, parent: QWidget | None = None, *, wrap: bool = True) -> QLabel:
-    """A label that never interprets `text` as HTML (server text: `<a href>` and `<img>` stay literal)."""
-    label = QLabel(parent)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setText(text)
+    """A label that never interprets `text` as HTML (server text: `<a href>` and `<img>` stay literal)
+    and shows invisible characters (bidi controls...) as ⟨U+XXXX⟩, on every later `setText` too."""
+    label = PlainLabel(text, parent)
     label.setWordWrap(wrap)
     return label
 

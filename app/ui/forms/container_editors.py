@@ -23,6 +23,7 @@ from app.forms.values import MISSING, json_equal
 from app.ui.forms.base import EditorMixin, FormEnv, hbox, plain_label, register_editor, vbox
 from app.ui.forms.row import FieldRow
 from app.ui.forms.scalar_editors import _NoWheelCombo
+from app.ui.safe_text import visible_line
 from app.ui.widgets import tool_button
 
 logger = logging.getLogger(__name__)
@@ -512,7 +513,7 @@ class MultiChoiceEditor(QListWidget, EditorMixin):
         self._quiet = False
         self.setUniformItemSizes(True)
         for choice in field.choices:
-            item = QListWidgetItem(choice.label, self)
+            item = QListWidgetItem(visible_line(choice.label), self)
             item.setFlags(
                 Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
             )
@@ -579,7 +580,7 @@ class VariantEditor(QWidget, EditorMixin):
         line = hbox(None)
         self.kind_label = plain_label("Kind:", self, wrap=False)
         self.picker = _NoWheelCombo(self)
-        self.picker.addItems([v.title for v in field.variants])
+        self.picker.addItems([visible_line(v.title) for v in field.variants])
         self.picker.setMaxVisibleItems(20)
         self.picker.setSizeAdjustPolicy(_NoWheelCombo.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.picker.setMinimumContentsLength(16)

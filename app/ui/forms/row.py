@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QLabel, QPushButton, QToolButton, QWidget
 from app.forms import Field, FieldError, JsonField
 from app.forms.values import MISSING, json_equal
 from app.ui.forms.base import EDITORS, FormEnv, hbox, make_help, mark_as_error, plain_label, vbox
+from app.ui.safe_text import visible_line
 
 logger = logging.getLogger(__name__)
 
@@ -72,7 +73,7 @@ class FieldRow(QWidget):
             text = self.label_text + (" *" if field.required and field.path else "")
             if self.is_container:
                 self.toggle = QToolButton(self)
-                self.toggle.setText(text)
+                self.toggle.setText(visible_line(text))  # a schema title: the server's words
                 self.toggle.setAutoRaise(True)
                 self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
                 self.toggle.setAccessibleName(f"Show or hide {self.label_text}")
@@ -131,7 +132,9 @@ class FieldRow(QWidget):
             editor = self.env.make_editor(self.field, self)
         editor.row = self
         if editor.inline_label:
-            editor.setText(self.label_text + (" *" if self.field.required and self.field.path else ""))
+            editor.setText(
+                visible_line(self.label_text + (" *" if self.field.required and self.field.path else ""))
+            )
         if editor.inline_label and self._header is not None:
             self._header.insertWidget(0, editor)
         else:
@@ -426,7 +429,7 @@ class FieldRow(QWidget):
         """Rename the row (list items are renumbered when moved)."""
         self.label_text = label
         if self.toggle is not None:
-            self.toggle.setText(label)
+            self.toggle.setText(visible_line(label))
             self.toggle.setAccessibleName(f"Show or hide {label}")
         if self.title is not None:
             self.title.setText(label)

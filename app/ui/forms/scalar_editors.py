@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from app.forms import ChoiceField, ConstField, Field, NumberField, TextField
 from app.forms.values import MISSING, dumps, dumps_for_editing
 from app.ui.forms.base import EditorMixin, FormEnv, hbox, register_editor
+from app.ui.safe_text import visible_line
 
 FORMAT_HINTS = {
     "date": "YYYY-MM-DD",
@@ -66,9 +67,9 @@ def _placeholder(field: Field, hint: str = "") -> str:
     # "Default: null" (pydantic's way of saying "optional") means nothing to a person: show a hint instead.
     if field.default is not MISSING and field.default is not None and not field.required:
         shown = field.default if isinstance(field.default, str) else dumps(field.default)
-        return f"Default: {shown}"[:120]
+        return visible_line(f"Default: {shown}"[:120])  # the schema's words: invisible characters shown
     if field.placeholder:
-        return f"e.g. {field.placeholder}"[:120]
+        return visible_line(f"e.g. {field.placeholder}"[:120])
     return hint
 
 
@@ -373,7 +374,7 @@ class ConstEditor(QCheckBox, EditorMixin):
         shown = self.fixed if isinstance(self.fixed, str) else dumps(self.fixed)
         if self.field.required:
             text = text.removesuffix(" *")  # nothing to fill in: the value is fixed and always sent
-        super().setText(f"{text}: {shown}"[:200])
+        super().setText(visible_line(f"{text}: {shown}"[:200]))
 
     def value(self) -> Any:
         return self.fixed if self.isChecked() else MISSING
@@ -411,6 +412,7 @@ class ChoiceEditor(_NoWheelCombo, EditorMixin):
             unset = field.default is MISSING or field.default is None
             first = "(not set)" if unset else f"(default: {_choice_text(field)})"
             labels.insert(0, first)
+        labels = [visible_line(label) for label in labels]  # titles and values come from the server
         self._index = {label: i for i, label in reversed(list(enumerate(labels)))}
         self.setModel(QStringListModel(labels, self))
         self.setMaxVisibleItems(15)

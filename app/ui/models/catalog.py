@@ -21,7 +21,7 @@ from PySide6.QtCore import (
     Qt,
 )
 
-from app.ui.safe_text import plain_tooltip
+from app.ui.safe_text import plain_tooltip, visible_line
 
 logger = logging.getLogger(__name__)
 
@@ -90,8 +90,8 @@ class CatalogModel(QAbstractListModel):
         if role == Qt.ItemDataRole.DisplayRole:
             label = item.qualified if self._qualified_display else item.key
             if item.title and item.title != item.key:
-                return f"{item.title} ({label})"
-            return label
+                return visible_line(f"{item.title} ({label})")
+            return visible_line(label)
         if role == Qt.ItemDataRole.ToolTipRole:
             # Escaped: a tooltip that looks like HTML would otherwise be rendered as HTML.
             return plain_tooltip(first_line(item.description, 400) or item.key)

@@ -15,7 +15,7 @@ from PySide6.QtCore import (
     Qt,
 )
 
-from app.ui.safe_text import plain_tooltip
+from app.ui.safe_text import plain_tooltip, visible, visible_json, visible_line
 
 logger = logging.getLogger(__name__)
 
@@ -73,7 +73,8 @@ class TrafficRow:
         return json.dumps(m)[:80]
 
     def as_json(self) -> str:
-        return json.dumps(self.message, indent=2, ensure_ascii=False, default=str)
+        """The message as sent (invisible characters as JSON escapes: the same value, visibly)."""
+        return visible_json(self.message, indent=2)
 
 
 class _BoundedTable(QAbstractTableModel):
@@ -139,20 +140,24 @@ class LogModel(_BoundedTable):
     LevelRankRole = Qt.ItemDataRole.UserRole + 3
 
     def _row_data(self, r: LogRow, col: int, role: int) -> Any:
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            if col == 0:
-                return clock(r.time)
-            if col == 1:
-                return r.server
-            if col == 2:
-                return r.level
-            if col == 3:
-                return r.source
-            if col == 4:
-                return r.text if role == Qt.ItemDataRole.DisplayRole else plain_tooltip(r.text)
-            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._text(r, col)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            text = self._text(r, col)
+            return plain_tooltip(r.text if col == 4 else text) if text else None
         if role == self.LevelRankRole:
             return level_rank(r.level)
+        return None
+
+    @staticmethod
+    def _text(r: LogRow, col: int) -> str | None:
+        """A cell's text: the server's words with invisible characters shown."""
+        if col == 0:
+            return clock(r.time)
+        if col == 4:
+            return visible(r.text)
+        if 1 <= col <= 3:
+            return visible_line((r.server, r.level, r.source)[col - 1])
         return None
 
 
@@ -164,11 +169,11 @@ class TrafficModel(_BoundedTable):
             if col == 0:
                 return clock(r.time)
             if col == 1:
-                return r.server
+                return visible_line(r.server)
             if col == 2:
                 return "→" if r.direction == "out" else "←"
             if col == 3:
-                return r.summary()
+                return visible_line(r.summary())
             return None
         if role == Qt.ItemDataRole.ToolTipRole and col == 2:
             return "sent to the server" if r.direction == "out" else "received from the server"

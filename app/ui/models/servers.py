@@ -9,6 +9,8 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor, QIcon
 
+from app.ui.safe_text import plain_tooltip, visible_line
+
 logger = logging.getLogger(__name__)
 
 Index = QModelIndex | QPersistentModelIndex
@@ -92,12 +94,15 @@ class ServerListModel(QAbstractListModel):
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None
         row = self._rows[index.row()]
-        if role in (Qt.ItemDataRole.DisplayRole, self.NameRole):
-            return row.name
+        if role == self.NameRole:
+            return row.name  # the key the window acts on; never shown as it is
+        if role == Qt.ItemDataRole.DisplayRole:
+            return visible_line(row.name)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{row.name} ({row.transport})\n{row.status_text()}"
+            # The reason is the server's own words (its stderr): escaped, or Qt may render HTML.
+            return plain_tooltip(f"{row.name} ({row.transport})\n{row.status_text()}")
         if role == Qt.ItemDataRole.AccessibleTextRole:
-            return f"{row.name}, {row.status_text()}"
+            return visible_line(f"{row.name}, {row.status_text()}")
         if role == Qt.ItemDataRole.DecorationRole:
             return row.icon
         if role == self.StateRole:
@@ -107,7 +112,7 @@ class ServerListModel(QAbstractListModel):
         if role == self.ToolCountRole:
             return row.tool_count
         if role == self.StatusTextRole:
-            return row.status_text()
+            return visible_line(row.status_text())
         if role == self.StateColourRole:
             state = DISABLED if row.disabled and row.state in (IDLE, CLOSED) else row.state
             return STATE_COLOURS.get(state, STATE_COLOURS[IDLE])
