@@ -8,12 +8,12 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-import jsonschema
 from jsonschema.exceptions import ValidationError
 
 from app.forms.fields import ArrayField, Field, JsonField, ObjectField, VariantField
 from app.forms.registry import build_field
 from app.forms.resolve import SchemaContext
+from app.forms.validation import PATTERN_TOO_SLOW, PATTERN_TOO_SLOW_MESSAGE, make_validator
 from app.forms.values import MISSING, dumps
 
 logger = logging.getLogger(__name__)
@@ -65,6 +65,7 @@ _MESSAGES: dict[str, Any] = {
     "format": lambda e: f"Not a valid {e.validator_value}.",
     "uniqueItems": lambda e: "Items must all be different.",
     "additionalProperties": lambda e: e.message[:_MAX_MESSAGE],
+    PATTERN_TOO_SLOW: lambda e: PATTERN_TOO_SLOW_MESSAGE,
     "type": lambda e: (
         "Must be " + " or ".join(_TYPE_NAMES.get(t, str(t)) for t in _listed(e.validator_value)) + "."
     ),
@@ -104,15 +105,12 @@ class Form:
 
     @cached_property
     def _validator(self) -> Any:
-        """Built on first use (never on form construction), without the costly metaschema check."""
+        """Built on first use (never on form construction), without the costly metaschema check;
+        never fetches a `$ref` and never lets a pattern run unbounded (app.forms.validation)."""
         if not isinstance(self.schema, dict | bool):
             return None
         try:
-            cls = jsonschema.validators.validator_for(self.schema, default=jsonschema.Draft202012Validator)
-        except Exception:  # a `$schema` that is not even a string: MCP's default dialect
-            cls = jsonschema.Draft202012Validator
-        try:
-            return cls(self.schema, format_checker=cls.FORMAT_CHECKER)
+            return make_validator(self.schema)
         except Exception as exc:
             logger.warning("no validator for this schema: %r", exc)
             return None
