@@ -62,7 +62,8 @@ def after_model(pattern: str, text: str) -> tuple[float, list[str]]:
     form = build_form(schema_of(pattern))
     started = time.perf_counter()
     errors = form.validate({"code": text})
-    return (time.perf_counter() - started) * 1000, [f"{'/'.join(map(str, e.path))}: {e.message}" for e in errors]
+    ms = (time.perf_counter() - started) * 1000
+    return ms, [f"{'/'.join(map(str, e.path))}: {e.message}" for e in errors]
 
 
 def after_output(pattern: str, text: str) -> float:

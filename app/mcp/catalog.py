@@ -1,8 +1,9 @@
 """The catalog of one server: tools, resources, resource templates and prompts, as plain objects.
 
 Entries are built from the wire dicts (`raw`, exactly as listed), so nothing a server sends is
-lost even when this module does not know a field. Diffs compare names plus the parts a person
-or a form depends on: description and schemas.
+lost even when this module does not know a field. Diffs compare the whole entry as the server
+sent it: a new title, icon, `_meta`, `execution` or annotation (a tool turning `destructiveHint`
+on) is a change as much as a new schema is, so the open panel and its confirmation follow it.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ class ToolInfo:
         return self.title or self.name
 
     def signature(self) -> str:
-        """What makes two versions of a tool 'the same' for a diff."""
+        """What makes a tool look like a renamed other one (description and schemas)."""
         return _canonical([self.description, self.input_schema, self.output_schema])
 
 
@@ -76,9 +77,6 @@ class ResourceInfo:
     @classmethod
     def from_raw(cls, raw: dict[str, Any]) -> ResourceInfo:
         return cls(uri=str(raw.get("uri", "")), mime_type=raw.get("mimeType"), **_described(raw))
-
-    def signature(self) -> str:
-        return _canonical([self.name, self.description, self.mime_type])
 
 
 @dataclass(frozen=True, eq=False)
@@ -98,9 +96,6 @@ class ResourceTemplateInfo:
             **_described(raw),
         )
 
-    def signature(self) -> str:
-        return _canonical([self.uri_template, self.description, self.mime_type])
-
 
 @dataclass(frozen=True, eq=False)
 class PromptInfo:
@@ -113,9 +108,6 @@ class PromptInfo:
     @classmethod
     def from_raw(cls, raw: dict[str, Any]) -> PromptInfo:
         return cls(arguments=list(raw.get("arguments") or []), **_described(raw))
-
-    def signature(self) -> str:
-        return _canonical([self.description, self.arguments])
 
 
 CatalogEntry = ToolInfo | ResourceInfo | ResourceTemplateInfo | PromptInfo
@@ -143,10 +135,9 @@ def build_entry(kind: CatalogKind, raw: dict[str, Any]) -> CatalogEntry:
 def diff_entries(old: Mapping[str, CatalogEntry], new: Mapping[str, CatalogEntry]) -> CatalogDiff:
     added = tuple(k for k in new if k not in old)
     removed = tuple(k for k in old if k not in new)
-    # Equal wire dicts are the common case and compare in C; only differing ones are canonicalised.
-    changed = tuple(
-        k for k in new if k in old and old[k].raw != new[k].raw and old[k].signature() != new[k].signature()
-    )
+    # Every field counts (safety hints, title, icons, _meta...): the wire dicts are compared whole,
+    # deeply and in C; key order does not matter to dict equality.
+    changed = tuple(k for k in new if k in old and old[k].raw != new[k].raw)
     return CatalogDiff(added=added, removed=removed, changed=changed)
 
 

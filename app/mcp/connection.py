@@ -191,6 +191,9 @@ class ServerConnection:
         self._listen_served = 0  # generation the server has acknowledged
         self._listen_acked = asyncio.Event()
         self._listener_done = True
+        self.listening = False
+        """2026-07-28: the server has acknowledged our change subscription (subscriptions/listen):
+        a list change from now on is heard (one published before may be lost, as in the spec)."""
         self._http_observer: Any = None
         self._call_clocks: dict[anyio.CancelScope, float] = {}
         """In-flight calls' timeout scopes and limits: paused while a person answers the server."""
@@ -610,17 +613,21 @@ class ServerConnection:
             try:
                 async with client.listen(**flags, resource_subscriptions=sorted(self._subscribed)) as sub:
                     backoff = 0.5
+                    self.listening = True
                     self._acknowledge(generation)
-                    async with anyio.create_task_group() as tg:
+                    try:
+                        async with anyio.create_task_group() as tg:
 
-                        async def restart_on_change() -> None:
-                            await self._listen_restart.wait()
+                            async def restart_on_change() -> None:
+                                await self._listen_restart.wait()
+                                tg.cancel_scope.cancel()
+
+                            tg.start_soon(restart_on_change)
+                            async for event in sub:
+                                self._on_server_event(event)
                             tg.cancel_scope.cancel()
-
-                        tg.start_soon(restart_on_change)
-                        async for event in sub:
-                            self._on_server_event(event)
-                        tg.cancel_scope.cancel()
+                    finally:
+                        self.listening = False
                 if not self._listen_restart.is_set():
                     return  # the server closed the stream gracefully: nothing more will come
             except ListenNotSupportedError:

@@ -750,6 +750,10 @@ class MainWindow(QMainWindow):
             arguments = self.tool_panel.form_value()
         from app.ui.tool_panel import is_destructive
 
+        conn = self.controller.connection(server)
+        # The server may have changed the tool since it was shown: its current definition decides.
+        current = conn.catalog.tools.get(tool.name) if conn is not None else None
+        tool = current if current is not None else tool
         if is_destructive(tool) and not self.controller.is_trusted(server, tool.name):
             from PySide6.QtWidgets import QMessageBox
 
