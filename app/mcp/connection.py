@@ -37,7 +37,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import TypeAdapter, ValidationError
 
 from app.mcp import reasons
-from app.mcp.catalog import Catalog, ToolInfo, build_entry, entry_key
+from app.mcp.catalog import Catalog, ToolInfo, add_entry, duplicates
 from app.mcp.events import (
     CATALOG_KINDS,
     CatalogChanged,
@@ -110,6 +110,13 @@ _LIST_METHODS: dict[CatalogKind, tuple[str, str]] = {
     "resources": ("resources/list", "resources"),
     "resource_templates": ("resources/templates/list", "resourceTemplates"),
     "prompts": ("prompts/list", "prompts"),
+}
+
+_NOUNS: dict[CatalogKind, str] = {
+    "tools": "tools named",
+    "resources": "resources with the URI",
+    "resource_templates": "resource templates with the URI template",
+    "prompts": "prompts named",
 }
 
 _CALL_IDS = itertools.count(1)
@@ -490,6 +497,7 @@ class ServerConnection:
                 self._log("warning", "client", f"listing {kind.replace('_', ' ')} failed: {exc}")
                 return CatalogDiff()
             self.refresh_counts[kind] += 1
+            self._report_mistakes(kind, entries)
             diff = self.catalog.replace(kind, entries)
             if kind == "tools":
                 for name in (*diff.removed, *diff.changed):
@@ -497,6 +505,23 @@ class ServerConnection:
             if diff:
                 self._emit(CatalogChanged(self.name, kind, diff))
             return diff
+
+    def _report_mistakes(self, kind: CatalogKind, entries: dict[str, Any]) -> None:
+        """Say in the log what is wrong with a fresh listing, once (not again on each refresh)."""
+        before = self.catalog.of(kind)
+        noun = _NOUNS[kind]
+        for key, count in duplicates(entries).items():
+            old = before.get(key)
+            if old is None or old.listed != count:
+                text = f"the server lists {count} {noun} {key!r}; only the first is used"
+                self._log("warning", "client", text)
+        if kind != "tools":
+            return
+        for name, tool in entries.items():
+            old = before.get(name)
+            if tool.problem and (old is None or old.problem != tool.problem):
+                verb = "cannot be used" if not tool.runnable else "is not fully usable"
+                self._log("warning", "client", f"tool {name!r} {verb}: {tool.problem}")
 
     async def _list_all(self, kind: CatalogKind) -> dict[str, Any]:
         """Every page, following nextCursor ourselves (the SDK's own re-list stops at 100 pages).
@@ -525,8 +550,7 @@ class ServerConnection:
                 items = [i for i in items if isinstance(i, dict) and i.get("name") in kept]
             for item in items:
                 if isinstance(item, dict):
-                    entry = build_entry(kind, item)
-                    entries[entry_key(kind, entry)] = entry
+                    add_entry(entries, kind, item)
             cursor = next_cursor if isinstance(next_cursor, str) else None
             if cursor is None or cursor in seen:
                 break
