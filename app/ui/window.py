@@ -734,7 +734,7 @@ class MainWindow(QMainWindow):
             return
         if self._call_task is not None and not self._call_task.done():
             return
-        if self.tool_panel.is_removed():
+        if not self.tool_panel.can_run():
             return
         self._call_task = self.controller.spawn(self._run(self.tool_panel.server or "", self.tool_panel.tool))
 

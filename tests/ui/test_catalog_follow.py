@@ -58,3 +58,40 @@ def test_tool_turning_destructive_swaps_the_panel_and_asks(qtbot: Any, desk: Any
     qtbot.waitUntil(lambda: question(desk) is not None, timeout=10000)
     cancel(qtbot, desk)
     assert desk.bottom.history_model.rowCount() == 0
+
+
+def add_fault_server(qtbot: Any, desk: Any, name: str, fault: str) -> None:
+    from app.config.model import ServerEntry
+    from tests.mcp.conftest import REPO
+
+    args = ["-m", "tests.servers.faults.catalog_fault", fault]
+    entry = ServerEntry(name=name, command=sys.executable, args=args, cwd=str(REPO))
+    desk.controller.store.add(entry)
+    desk.controller.save()
+    qtbot.waitUntil(lambda: name in desk.server_model.names())
+    connect(qtbot, desk, name)
+
+
+def test_tool_with_a_too_deep_schema_is_listed_with_its_reason(qtbot: Any, desk: Any) -> None:
+    add_fault_server(qtbot, desk, "deep", "deep-schema")
+    assert desk.server_model.server("deep").tool_count == 4
+    select_tool(qtbot, desk, "deep", "deep")
+    panel = desk.tool_panel
+    assert panel.problem.isVisibleTo(panel)
+    assert "cannot be used: its input description is nested too deeply (301 levels)" in panel.problem.text()
+    assert not panel.run_button.isEnabled()
+    desk.run_current()  # Ctrl+Enter: nothing runs
+    assert desk._call_task is None or desk._call_task.done()
+    select_tool(qtbot, desk, "after", "deep")
+    assert not panel.problem.isVisibleTo(panel)
+    assert panel.run_button.isEnabled()
+
+
+def test_duplicate_names_get_a_note_in_the_catalog(qtbot: Any, desk: Any) -> None:
+    add_fault_server(qtbot, desk, "dups", "duplicate-tools")
+    desk.servers.select("dups")
+    note = desk.catalog.mistakes
+    qtbot.waitUntil(lambda: note.isVisibleTo(desk.catalog))
+    assert note.text() == "dups lists “twin” 2 times; only the first is shown."
+    desk.servers.select("demo")
+    qtbot.waitUntil(lambda: not note.isVisibleTo(desk.catalog))
