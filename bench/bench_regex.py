@@ -50,9 +50,9 @@ def before(pattern: str, text: str, limit: float) -> str:
 
 def fresh() -> None:
     """Forget remembered answers: each figure is a first check."""
-    from app.forms.validation import _cached_search
+    from app.forms.validation import forget_pattern_results
 
-    _cached_search.cache_clear()
+    forget_pattern_results()
 
 
 def after_model(pattern: str, text: str) -> tuple[float, list[str]]:
@@ -120,6 +120,21 @@ def after_widget(pattern: str, text: str) -> tuple[float, float]:
     return answer[0], float(worst[0])
 
 
+def after_many(pattern: str, text: str, fields: int) -> tuple[float, int]:
+    """Form.validate on a form with `fields` runaway fields: (ms, fields reported as too slow)."""
+    from app.forms import build_form
+    from app.forms.validation import PATTERN_TOO_SLOW
+
+    names = [f"f{i}" for i in range(fields)]
+    schema = {"type": "object", "properties": {n: {"type": "string", "pattern": pattern} for n in names}}
+    form = build_form(schema)
+    fresh()
+    started = time.perf_counter()
+    errors = form.validate({n: text + n for n in names})
+    ms = (time.perf_counter() - started) * 1000
+    return ms, sum(1 for e in errors if e.keyword == PATTERN_TOO_SLOW)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--before-limit", type=float, default=10.0)
@@ -132,6 +147,8 @@ def main() -> None:
         print(f"  after   output-schema check:    {after_output(pattern, text):.1f} ms")
         answer, stall = after_widget(pattern, text)
         print(f"  after   widget error check:     answer {answer:.1f} ms, longest loop stall {stall:.0f} ms")
+        ms, slow = after_many(pattern, text, 20)
+        print(f"  after   20 such fields at once: {ms:.1f} ms, {slow} reported as too slow")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ from jsonschema.exceptions import ValidationError
 from app.forms.fields import ArrayField, Field, JsonField, ObjectField, VariantField
 from app.forms.registry import build_field
 from app.forms.resolve import SchemaContext
-from app.forms.validation import PATTERN_TOO_SLOW, PATTERN_TOO_SLOW_MESSAGE, make_validator
+from app.forms.validation import PATTERN_TOO_SLOW, PATTERN_TOO_SLOW_MESSAGE, make_validator, pattern_budget
 from app.forms.values import MISSING, dumps
 
 logger = logging.getLogger(__name__)
@@ -121,7 +121,8 @@ class Form:
         if validator is None:
             return []
         try:
-            raw = list(validator.iter_errors(value))
+            with pattern_budget():
+                raw = list(validator.iter_errors(value))
         except Exception as exc:  # an invalid schema (bad regex, unknown type...): let the server judge
             logger.warning("schema could not be checked: %r", exc)
             return []
@@ -136,7 +137,8 @@ class Form:
         if validator is None:
             return None
         try:
-            return bool(validator.evolve(schema=schema).is_valid(value))
+            with pattern_budget():
+                return bool(validator.evolve(schema=schema).is_valid(value))
         except Exception:
             return None
 

@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from collections.abc import Callable, Iterator
-from functools import lru_cache
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import regex
@@ -55,26 +57,57 @@ class PatternTooSlow(Exception):
         self.pattern = pattern
 
 
-@lru_cache(maxsize=512)
-def _cached_search(pattern: str, text: str) -> bool | None:
-    """True/False, or None when it ran out of time (a timeout is remembered too: checking the same
-    value again, as the form does on every change and on Run, must not stall again)."""
+VALIDATION_BUDGET = 0.02
+"""Seconds all patterns of one validation may take together (see `pattern_budget`): a form with
+many runaway patterns stalls no longer than one, the rest are reported as too slow at once."""
+
+_RESULTS: dict[tuple[str, str], bool | None] = {}
+"""Remembered answers (None: ran out of time), so checking the same value again, as the form does
+on every change and on Run, costs nothing. Oldest first; bounded by _KEEP."""
+_KEEP = 512
+_DEADLINE: ContextVar[float | None] = ContextVar("pattern_deadline", default=None)
+
+
+@contextmanager
+def pattern_budget(seconds: float = VALIDATION_BUDGET) -> Iterator[None]:
+    """Patterns matched inside share `seconds` (an enclosing budget, if any, stays in force)."""
+    if _DEADLINE.get() is not None:
+        yield
+        return
+    token = _DEADLINE.set(time.perf_counter() + seconds)
     try:
-        return regex.search(pattern, text, timeout=PATTERN_TIMEOUT) is not None
-    except TimeoutError:
-        return None
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def forget_pattern_results() -> None:
+    _RESULTS.clear()
 
 
 def pattern_search(pattern: str, text: str) -> bool:
     """`re.search(pattern, text) is not None`, bounded in time; raises PatternTooSlow, or
     `regex.error` for a pattern that does not compile."""
-    if len(text) <= _CACHED_TEXT:
-        found = _cached_search(pattern, text)
+    key = (pattern, text) if len(text) <= _CACHED_TEXT else None
+    if key is not None and key in _RESULTS:
+        found = _RESULTS[key]
     else:
+        timeout = PATTERN_TIMEOUT
+        deadline = _DEADLINE.get()
+        if deadline is not None:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                raise PatternTooSlow(pattern)  # the budget is spent: not tried, not remembered
+            timeout = min(timeout, left)
         try:
-            found = regex.search(pattern, text, timeout=PATTERN_TIMEOUT) is not None
+            found = regex.search(pattern, text, timeout=timeout) is not None
         except TimeoutError:
             found = None
+        # A timeout under a shortened limit proves nothing: only full-limit answers are kept.
+        if key is not None and (found is not None or timeout == PATTERN_TIMEOUT):
+            if len(_RESULTS) >= _KEEP:
+                _RESULTS.pop(next(iter(_RESULTS)), None)
+            _RESULTS[key] = found
     if found is None:
         raise PatternTooSlow(pattern)
     return found

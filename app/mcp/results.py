@@ -97,8 +97,11 @@ def check_structured(validator: Validator, value: Any) -> str | None:
     from jsonschema import exceptions as jse
     from referencing.exceptions import Unresolvable
 
+    from app.forms.validation import pattern_budget
+
     try:
-        error = jse.best_match(validator.iter_errors(value))
+        with pattern_budget():
+            error = jse.best_match(validator.iter_errors(value))
     except Unresolvable as exc:
         return f"the output schema has a $ref that does not resolve: {exc}"
     except Exception as exc:  # a broken schema is the server's fault, not ours

@@ -20,7 +20,12 @@ from pytestqt.qtbot import QtBot
 from app.forms import build_form
 from app.forms.elicitation import ElicitationForm
 from app.forms.fields import JsonField
-from app.forms.validation import PATTERN_TOO_SLOW, PATTERN_TOO_SLOW_MESSAGE, make_validator
+from app.forms.validation import (
+    PATTERN_TOO_SLOW,
+    PATTERN_TOO_SLOW_MESSAGE,
+    forget_pattern_results,
+    make_validator,
+)
 from app.mcp.results import check_structured, compile_validator
 
 # Exponential in `regex` too (the issue's `^(a+)+$` is not: `regex` answers it at once).
@@ -137,6 +142,29 @@ def test_runaway_pattern_is_reported_at_its_field() -> None:
     assert errors[0].message == PATTERN_TOO_SLOW_MESSAGE
     # Asked again (each change, then Run): the same answer.
     assert [e.path for e in form.validate({"code": RUNAWAY_TEXT})] == [("code",)]
+
+
+def test_many_runaway_patterns_are_each_reported_at_their_field(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One validation shares one time budget: the fields past it are reported without being tried."""
+    import regex
+
+    from app.forms import validation
+
+    tried: list[str] = []
+
+    def search(pattern: str, text: str, *args: Any, **kw: Any) -> Any:
+        tried.append(text)
+        return regex.search(pattern, text, *args, **kw)
+
+    monkeypatch.setattr(validation, "regex", type("R", (), {"search": staticmethod(search)}))
+    forget_pattern_results()
+    names = [f"f{i}" for i in range(8)]
+    schema = {"type": "object", "properties": {n: {"type": "string", "pattern": RUNAWAY} for n in names}}
+    value = {n: RUNAWAY_TEXT + n for n in names}  # different texts: nothing is remembered across fields
+    errors = build_form(schema).validate(value)
+    assert sorted((e.path, e.keyword) for e in errors) == [((n,), PATTERN_TOO_SLOW) for n in names]
+    # Each try runs out its own limit (half the budget) at least: two at most fit in one budget.
+    assert 1 <= len(tried) <= validation.VALIDATION_BUDGET / validation.PATTERN_TIMEOUT
 
 
 def test_the_issues_pattern_gets_a_real_answer() -> None:

@@ -21,7 +21,10 @@ def add_sdk_server(qtbot: Any, desk: Any) -> Any:
     desk.controller.save()
     qtbot.waitUntil(lambda: "sdk" in desk.server_model.names())
     connect(qtbot, desk, "sdk")
-    return desk.controller.connection("sdk")
+    conn = desk.controller.connection("sdk")
+    # 2026-07-28: list changes come through the change stream; one sent before it is open is lost.
+    qtbot.waitUntil(lambda: conn.listening or conn.protocol_version != "2026-07-28", timeout=10000)
+    return conn
 
 
 def question(desk: Any) -> QMessageBox | None:
