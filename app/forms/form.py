@@ -8,12 +8,12 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-import jsonschema
 from jsonschema.exceptions import ValidationError
 
 from app.forms.fields import ArrayField, Field, JsonField, ObjectField, VariantField
 from app.forms.registry import build_field
 from app.forms.resolve import SchemaContext
+from app.forms.validation import PATTERN_TOO_SLOW, PATTERN_TOO_SLOW_MESSAGE, make_validator, pattern_budget
 from app.forms.values import MISSING, dumps
 
 logger = logging.getLogger(__name__)
@@ -65,6 +65,7 @@ _MESSAGES: dict[str, Any] = {
     "format": lambda e: f"Not a valid {e.validator_value}.",
     "uniqueItems": lambda e: "Items must all be different.",
     "additionalProperties": lambda e: e.message[:_MAX_MESSAGE],
+    PATTERN_TOO_SLOW: lambda e: PATTERN_TOO_SLOW_MESSAGE,
     "type": lambda e: (
         "Must be " + " or ".join(_TYPE_NAMES.get(t, str(t)) for t in _listed(e.validator_value)) + "."
     ),
@@ -104,15 +105,12 @@ class Form:
 
     @cached_property
     def _validator(self) -> Any:
-        """Built on first use (never on form construction), without the costly metaschema check."""
+        """Built on first use (never on form construction), without the costly metaschema check;
+        never fetches a `$ref` and never lets a pattern run unbounded (app.forms.validation)."""
         if not isinstance(self.schema, dict | bool):
             return None
         try:
-            cls = jsonschema.validators.validator_for(self.schema, default=jsonschema.Draft202012Validator)
-        except Exception:  # a `$schema` that is not even a string: MCP's default dialect
-            cls = jsonschema.Draft202012Validator
-        try:
-            return cls(self.schema, format_checker=cls.FORMAT_CHECKER)
+            return make_validator(self.schema)
         except Exception as exc:
             logger.warning("no validator for this schema: %r", exc)
             return None
@@ -123,7 +121,8 @@ class Form:
         if validator is None:
             return []
         try:
-            raw = list(validator.iter_errors(value))
+            with pattern_budget():
+                raw = list(validator.iter_errors(value))
         except Exception as exc:  # an invalid schema (bad regex, unknown type...): let the server judge
             logger.warning("schema could not be checked: %r", exc)
             return []
@@ -138,7 +137,8 @@ class Form:
         if validator is None:
             return None
         try:
-            return bool(validator.evolve(schema=schema).is_valid(value))
+            with pattern_budget():
+                return bool(validator.evolve(schema=schema).is_valid(value))
         except Exception:
             return None
 

@@ -15,6 +15,8 @@ logger = logging.getLogger(__name__)
 
 Schema = dict[str, Any]
 
+REF_NOT_FETCHED = "refers to an outside definition that is not fetched"
+
 MAX_RESOLVE_DEPTH = 32
 """Longer `$ref`/`allOf` chains are treated as broken (a cycle such as `allOf: [{$ref: "#"}]`)."""
 
@@ -100,7 +102,8 @@ class SchemaContext:
     def lookup(self, ref: str) -> Any:
         """The node a local reference (`#`, `#/$defs/x`, `#/definitions/x`) points at."""
         if not ref.startswith("#"):
-            raise Unresolvable(f"only local references are supported, not {ref!r}")
+            # Never fetched (not even a file:): see app.forms.validation for the same rule in checks.
+            raise Unresolvable(f"{REF_NOT_FETCHED} ({ref[:200]})")
         node: Any = self.root
         pointer = ref[1:]
         if pointer == "":

@@ -37,7 +37,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import TypeAdapter, ValidationError
 
 from app.mcp import reasons
-from app.mcp.catalog import Catalog, ToolInfo, build_entry, entry_key
+from app.mcp.catalog import Catalog, ToolInfo, add_entry, duplicates
 from app.mcp.events import (
     CATALOG_KINDS,
     CatalogChanged,
@@ -110,6 +110,13 @@ _LIST_METHODS: dict[CatalogKind, tuple[str, str]] = {
     "resources": ("resources/list", "resources"),
     "resource_templates": ("resources/templates/list", "resourceTemplates"),
     "prompts": ("prompts/list", "prompts"),
+}
+
+_NOUNS: dict[CatalogKind, str] = {
+    "tools": "tools named",
+    "resources": "resources with the URI",
+    "resource_templates": "resource templates with the URI template",
+    "prompts": "prompts named",
 }
 
 _CALL_IDS = itertools.count(1)
@@ -191,6 +198,9 @@ class ServerConnection:
         self._listen_served = 0  # generation the server has acknowledged
         self._listen_acked = asyncio.Event()
         self._listener_done = True
+        self.listening = False
+        """2026-07-28: the server has acknowledged our change subscription (subscriptions/listen):
+        a list change from now on is heard (one published before may be lost, as in the spec)."""
         self._http_observer: Any = None
         self._call_clocks: dict[anyio.CancelScope, float] = {}
         """In-flight calls' timeout scopes and limits: paused while a person answers the server."""
@@ -487,6 +497,7 @@ class ServerConnection:
                 self._log("warning", "client", f"listing {kind.replace('_', ' ')} failed: {exc}")
                 return CatalogDiff()
             self.refresh_counts[kind] += 1
+            self._report_mistakes(kind, entries)
             diff = self.catalog.replace(kind, entries)
             if kind == "tools":
                 for name in (*diff.removed, *diff.changed):
@@ -494,6 +505,23 @@ class ServerConnection:
             if diff:
                 self._emit(CatalogChanged(self.name, kind, diff))
             return diff
+
+    def _report_mistakes(self, kind: CatalogKind, entries: dict[str, Any]) -> None:
+        """Say in the log what is wrong with a fresh listing, once (not again on each refresh)."""
+        before = self.catalog.of(kind)
+        noun = _NOUNS[kind]
+        for key, count in duplicates(entries).items():
+            old = before.get(key)
+            if old is None or old.listed != count:
+                text = f"the server lists {count} {noun} {key!r}; only the first is used"
+                self._log("warning", "client", text)
+        if kind != "tools":
+            return
+        for name, tool in entries.items():
+            old = before.get(name)
+            if tool.problem and (old is None or old.problem != tool.problem):
+                verb = "cannot be used" if not tool.runnable else "is not fully usable"
+                self._log("warning", "client", f"tool {name!r} {verb}: {tool.problem}")
 
     async def _list_all(self, kind: CatalogKind) -> dict[str, Any]:
         """Every page, following nextCursor ourselves (the SDK's own re-list stops at 100 pages).
@@ -522,8 +550,7 @@ class ServerConnection:
                 items = [i for i in items if isinstance(i, dict) and i.get("name") in kept]
             for item in items:
                 if isinstance(item, dict):
-                    entry = build_entry(kind, item)
-                    entries[entry_key(kind, entry)] = entry
+                    add_entry(entries, kind, item)
             cursor = next_cursor if isinstance(next_cursor, str) else None
             if cursor is None or cursor in seen:
                 break
@@ -610,17 +637,21 @@ class ServerConnection:
             try:
                 async with client.listen(**flags, resource_subscriptions=sorted(self._subscribed)) as sub:
                     backoff = 0.5
+                    self.listening = True
                     self._acknowledge(generation)
-                    async with anyio.create_task_group() as tg:
+                    try:
+                        async with anyio.create_task_group() as tg:
 
-                        async def restart_on_change() -> None:
-                            await self._listen_restart.wait()
+                            async def restart_on_change() -> None:
+                                await self._listen_restart.wait()
+                                tg.cancel_scope.cancel()
+
+                            tg.start_soon(restart_on_change)
+                            async for event in sub:
+                                self._on_server_event(event)
                             tg.cancel_scope.cancel()
-
-                        tg.start_soon(restart_on_change)
-                        async for event in sub:
-                            self._on_server_event(event)
-                        tg.cancel_scope.cancel()
+                    finally:
+                        self.listening = False
                 if not self._listen_restart.is_set():
                     return  # the server closed the stream gracefully: nothing more will come
             except ListenNotSupportedError:

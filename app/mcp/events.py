@@ -29,7 +29,7 @@ CATALOG_KINDS: tuple[CatalogKind, ...] = ("tools", "resources", "resource_templa
 
 @dataclass(frozen=True)
 class CatalogDiff:
-    """Names added, removed, and changed (schema or description) by one refresh."""
+    """Names added, removed, and changed (any field the server sent) by one refresh."""
 
     added: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()

@@ -11,6 +11,8 @@ from typing import Any
 
 import httpx2
 
+from app.mcp.deep import guard_response
+
 CONNECT_TIMEOUT = 30.0
 READ_TIMEOUT = 300.0  # a server may hold a response stream open a long time
 
@@ -67,7 +69,8 @@ def connection_client(
     kwargs: dict[str, Any] = {
         "headers": dict(headers),
         "timeout": httpx2.Timeout(CONNECT_TIMEOUT, read=READ_TIMEOUT),
-        "event_hooks": {"response": [observer.on_response]},
+        # guard_response: a message nested too deeply for the SDK's parser is cut down, not lost.
+        "event_hooks": {"response": [observer.on_response, guard_response]},
     }
     if shared is not None:
         kwargs["transport"] = _BorrowedPool(shared)

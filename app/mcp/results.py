@@ -85,12 +85,10 @@ class ToolCallResult:
 def compile_validator(schema: dict[str, Any]) -> Validator:
     """A validator for an output schema. Built lazily (first result of that tool), never upfront:
     compiling a whole catalog costs seconds on large servers."""
-    from jsonschema.validators import validator_for
-    from referencing import Registry
+    from app.forms.validation import make_validator
 
-    cls = validator_for(schema)
-    # An empty registry: `$ref`s resolve inside the schema only, never over the network.
-    validator: Validator = cls(schema, registry=Registry())
+    # Never fetches a `$ref`, never lets a pattern run unbounded: the form's rules, formats unchecked.
+    validator: Validator = make_validator(schema, check_formats=False)
     return validator
 
 
@@ -99,8 +97,11 @@ def check_structured(validator: Validator, value: Any) -> str | None:
     from jsonschema import exceptions as jse
     from referencing.exceptions import Unresolvable
 
+    from app.forms.validation import pattern_budget
+
     try:
-        error = jse.best_match(validator.iter_errors(value))
+        with pattern_budget():
+            error = jse.best_match(validator.iter_errors(value))
     except Unresolvable as exc:
         return f"the output schema has a $ref that does not resolve: {exc}"
     except Exception as exc:  # a broken schema is the server's fault, not ours

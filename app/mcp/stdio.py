@@ -22,11 +22,11 @@ from dataclasses import dataclass, field
 
 import anyio
 import anyio.abc
-import mcp_types as types
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.shared.message import SessionMessage
 
 from app.mcp.childwatch import use_pidfd_watcher
+from app.mcp.deep import parse_message
 
 logger = logging.getLogger(__name__)
 
@@ -282,7 +282,7 @@ def _parse(
     if not stripped:
         return None
     try:
-        message = types.jsonrpc_message_adapter.validate_json(stripped, by_name=False)
+        message = parse_message(stripped)  # as the SDK's parser, but too deep is cut, not refused
     except ValueError:
         text = mask(stripped[:500].decode("utf-8", errors="replace"))
         info.stdout_noise.append(text)

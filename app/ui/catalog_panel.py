@@ -91,6 +91,12 @@ class CatalogPanel(QWidget):
         self.empty = plain_label("")
         self.empty.setStyleSheet("color: palette(mid);")
         lay.addWidget(self.empty)
+        self.mistakes = plain_label("", wrap=True)  # names a server lists more than once
+        self.mistakes.setObjectName("catalogMistakes")
+        self.mistakes.setStyleSheet("color: #5d4300;")
+        self.mistakes.hide()
+        lay.addWidget(self.mistakes)
+        self._server: str | None = None
         self.tabs.currentChanged.connect(self._tab_changed)
 
     # --- scope and search ---------------------------------------------------------------------
@@ -105,6 +111,7 @@ class CatalogPanel(QWidget):
             p.set_all_servers(on)
 
     def set_server(self, server: str | None) -> None:
+        self._server = server
         for p in self.proxies.values():
             p.set_server(server)
         self.update_counts()
@@ -114,6 +121,25 @@ class CatalogPanel(QWidget):
         self.tabs.setTabText(0, f"Tools ({n['tools']})")
         self.tabs.setTabText(1, f"Resources ({n['resources'] + n['resource_templates']})")
         self.tabs.setTabText(2, f"Prompts ({n['prompts']})")
+        self._show_mistakes()
+
+    def _show_mistakes(self) -> None:
+        """Say which names the shown server lists more than once (the engine keeps the first)."""
+        lines = []
+        for kind in KINDS:
+            items = self.models[kind].items_of(self._server) if self._server else self.models[kind].items()
+            for it in items:
+                count = getattr(it.obj, "listed", 1)
+                if isinstance(count, int) and count > 1:
+                    lines.append(
+                        self.tr("{server} lists “{name}” {count} times; only the first is shown.").format(
+                            server=it.server, name=it.key, count=count
+                        )
+                    )
+        if len(lines) > 3:
+            lines[3:] = [self.tr("…and {} more.").format(len(lines) - 3)]
+        self.mistakes.setText("\n".join(lines))
+        self.mistakes.setVisible(bool(lines))
 
     # --- selection ----------------------------------------------------------------------------
     def current_kind(self) -> str:

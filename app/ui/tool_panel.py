@@ -161,6 +161,11 @@ class ToolPanel(QWidget):
         self.removed.setStyleSheet("background: #fff3cd; color: #5d4300; padding: 6px; border-radius: 4px;")
         self.removed.hide()
         outer.addWidget(self.removed)
+        self.problem = plain_label("", wrap=True)  # what the engine found wrong with the tool's listing
+        self.problem.setObjectName("toolProblem")
+        self.problem.setStyleSheet(self.removed.styleSheet())
+        self.problem.hide()
+        outer.addWidget(self.problem)
         self.description = plain_label("", wrap=True)
         self.description.setAccessibleName("Tool description")
         self.desc_area = QScrollArea()
@@ -214,7 +219,8 @@ class ToolPanel(QWidget):
         same = keep_input and self.server == server and getattr(self.tool, "name", None) == tool.name
         self.server, self.tool = server, tool
         self.removed.hide()
-        self.run_button.setEnabled(True)
+        self._show_problem(tool)
+        self.run_button.setEnabled(self.can_run())
         title = getattr(tool, "title", None) or tool.name
         self.title.setText(title)
         self.name.setText(f"{server}/{tool.name}")
@@ -274,6 +280,21 @@ class ToolPanel(QWidget):
     def is_removed(self) -> bool:
         return not self.removed.isHidden()
 
+    def can_run(self) -> bool:
+        """Not removed, and the engine could read what the tool takes (see ToolInfo.runnable)."""
+        return not self.is_removed() and getattr(self.tool, "runnable", True) is not False
+
+    def _show_problem(self, tool: Any) -> None:
+        problem = getattr(tool, "problem", None)
+        if not problem:
+            self.problem.hide()
+            return
+        if getattr(tool, "runnable", True) is False:
+            self.problem.setText(self.tr("This tool cannot be used: {}.").format(problem))
+        else:
+            self.problem.setText(self.tr("Note: {}.").format(problem))
+        self.problem.show()
+
     def _set_badges(self, annotations: Any) -> None:
         while self.badges.count():
             item = self.badges.takeAt(0)
@@ -313,7 +334,7 @@ class ToolPanel(QWidget):
 
     # --- running ------------------------------------------------------------------------------
     def set_running(self, running: bool) -> None:
-        self.run_button.setEnabled(not running and not self.is_removed())
+        self.run_button.setEnabled(not running and self.can_run())
         self.cancel_button.setEnabled(running)
         if running:
             self._make_room_for_answer()

@@ -739,7 +739,7 @@ class MainWindow(QMainWindow):
             return
         if self._call_task is not None and not self._call_task.done():
             return
-        if self.tool_panel.is_removed():
+        if not self.tool_panel.can_run():
             return
         self._call_task = self.controller.spawn(self._run(self.tool_panel.server or "", self.tool_panel.tool))
 
@@ -755,6 +755,10 @@ class MainWindow(QMainWindow):
             arguments = self.tool_panel.form_value()
         from app.ui.tool_panel import is_destructive
 
+        conn = self.controller.connection(server)
+        # The server may have changed the tool since it was shown: its current definition decides.
+        current = conn.catalog.tools.get(tool.name) if conn is not None else None
+        tool = current if current is not None else tool
         if is_destructive(tool) and not self.controller.is_trusted(server, tool.name):
             from PySide6.QtWidgets import QMessageBox
 

@@ -29,6 +29,17 @@ OBJECT = {"type": "object"}
 SUM_SCHEMA = {"type": "object", "properties": {"sum": {"type": "number"}}, "required": ["sum"]}
 
 
+RETOUCHES: dict[str, dict[str, Any]] = {
+    "annotations": {"annotations": {"destructiveHint": True, "readOnlyHint": False}},
+    "title": {"title": "A new title"},
+    "icons": {"icons": [{"src": "data:image/png;base64,AAAA", "mimeType": "image/png"}]},
+    "_meta": {"_meta": {"example.com/flag": 1}},
+    "execution": {"execution": {"taskSupport": "optional"}},
+    "outputSchema": {"outputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}},
+}
+"""`mutate` with action `retouch`: the tool's other fields, each changed on its own."""
+
+
 def _tool(name: str, description: str, props: dict[str, Any] | None = None, **extra: Any) -> types.Tool:
     schema: dict[str, Any] = {"type": "object", "properties": props or {}}
     return types.Tool.model_validate(
@@ -54,7 +65,13 @@ def base_tools() -> dict[str, types.Tool]:
         _tool(
             "mutate",
             "Changes the tool list",
-            {"action": {"type": "string"}, "name": {"type": "string"}, "new_name": {"type": "string"}},
+            {
+                "action": {"type": "string"},
+                "name": {"type": "string"},
+                "new_name": {"type": "string"},
+                "field": {"type": "string"},
+                "notify": {"type": "boolean"},
+            },
         ),
         _tool("elicit", "Asks the user something", {"also_require": {"type": "string"}}),
         _tool("ask", "2026-07-28: asks through an input_required result"),
@@ -150,6 +167,16 @@ def build_server(extra_tools: int = 0, page_size: int = 0) -> tuple[Server[Any],
                 tools[args["new_name"]] = old.model_copy(update={"name": args["new_name"]})
             elif action == "describe":
                 tools[target] = tools[target].model_copy(update={"description": "changed description"})
+            elif action == "retouch":
+                # One field other than description and schemas; the tool keeps its name.
+                raw = tools[target].model_dump(by_alias=True, mode="json", exclude_none=True)
+                raw.update(RETOUCHES[str(args.get("field", "annotations"))])
+                tools[target] = types.Tool.model_validate(raw, by_name=False)
+            if args.get("notify"):
+                if modern(ctx):
+                    await bus.publish(ToolsListChanged())
+                else:
+                    await session.send_notification(types.ToolListChangedNotification())
             return _text("ok")
         if name == "elicit":
             schema = {

@@ -1,0 +1,209 @@
+"""Messages nested too deeply for the SDK's JSON parser are cut down, not dropped.
+
+pydantic's JSON parser (which the SDK and our stdio transport use for every message) gives up at
+200 levels of nesting. One tool whose inputSchema nests deeper made the whole `tools/list` answer
+unreadable: over stdio it was taken for stray output and the connection waited out its timeout;
+over HTTP the listing failed and no tool was shown. Here such a message is rewritten before it
+is parsed:
+
+- every value nested deeper than MESSAGE_DEPTH is replaced by a marker `{TOO_DEEP: depth}` (found
+  by a scan that never recurses, so any depth is fine), and
+- in a tools listing, a tool whose input or output schema held such a marker gets a placeholder
+  schema that says why (`{UNUSABLE: "its input description is nested too deeply (N levels)"}`),
+  which the catalog turns into the tool's `problem`. The other tools are listed as they are.
+
+Only messages that the parser refuses are touched; the cost for the others is a byte count.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx2
+import mcp_types as types
+import pydantic_core
+from pydantic import ValidationError
+
+logger = logging.getLogger(__name__)
+
+MESSAGE_DEPTH = 180
+"""Levels of objects/arrays kept in one message (the parser's own limit is 200)."""
+TOO_DEEP = "x-mcp-desk-too-deep"
+"""Key of the marker that replaces a value nested too deeply; its value: the depth it reached."""
+UNUSABLE = "x-mcp-desk-unusable"
+"""Key of a placeholder schema that stands for one the app cannot use; its value: why."""
+
+_TOOL_SCHEMA_DEPTH = 5  # message {result {tools [tool {inputSchema {  — the schema's own level
+_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+_EVENT_END = re.compile(rb"\r\n\r\n|\n\n|\r\r")
+
+
+def _may_be_too_deep(data: bytes | bytearray) -> bool:
+    return data.count(b"{") + data.count(b"[") > MESSAGE_DEPTH
+
+
+def _is_depth_error(exc: ValueError) -> bool:
+    return "recursion limit exceeded" in str(exc)
+
+
+def cut_deep(data: bytes | bytearray) -> bytes:
+    """`data` (JSON text) with every object/array below MESSAGE_DEPTH replaced by a marker."""
+    out = bytearray()
+    depth = 0
+    cut_at = 0  # depth where the current cut began (0: not cutting)
+    deepest = 0
+    copied = 0  # data[:copied] is dealt with
+    for match in _TOKEN.finditer(data):
+        token = match.group()
+        if token[:1] == b'"':
+            continue  # a string: brackets inside it do not count
+        if token in (b"{", b"["):
+            depth += 1
+            if cut_at:
+                deepest = max(deepest, depth)
+            elif depth > MESSAGE_DEPTH:
+                out += data[copied : match.start()]
+                cut_at, deepest = depth, depth
+        else:
+            if cut_at and depth == cut_at:
+                out += json.dumps({TOO_DEEP: deepest}).encode()
+                copied = match.end()
+                cut_at = 0
+            depth -= 1
+    if not cut_at:
+        out += data[copied:]
+    return bytes(out)
+
+
+def _deepest_marker(value: Any) -> int:
+    """The greatest depth recorded by the markers inside `value`; 0 when nothing was cut there."""
+    found = 0
+    stack: list[Any] = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get(TOO_DEEP), int):
+                found = max(found, node[TOO_DEEP])
+                continue
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return found
+
+
+def _placeholder_schemas(message: Any) -> None:
+    """In a tools listing, put a placeholder with the reason in place of each cut schema."""
+    result = message.get("result") if isinstance(message, dict) else None
+    tools = result.get("tools") if isinstance(result, dict) else None
+    if not isinstance(tools, list):
+        return
+    for tool in tools:
+        if not isinstance(tool, dict):
+            continue
+        for key, what in (("inputSchema", "input"), ("outputSchema", "output")):
+            reached = _deepest_marker(tool.get(key))
+            if reached:
+                levels = reached - _TOOL_SCHEMA_DEPTH + 1
+                reason = f"its {what} description is nested too deeply ({levels} levels)"
+                tool[key] = {"type": "object", UNUSABLE: reason}
+                logger.info("tool %r: %s", tool.get("name"), reason)
+
+
+def shallow(data: bytes | bytearray) -> bytes | None:
+    """`data` made readable when it nests too deeply for the parser; None when it needs nothing
+    (or is not JSON at all: the caller's parser says so as before)."""
+    if not _may_be_too_deep(data):
+        return None
+    try:
+        pydantic_core.from_json(data)
+        return None
+    except ValueError as exc:
+        if not _is_depth_error(exc):
+            return None
+    return _shallow(data)
+
+
+def _shallow(data: bytes | bytearray) -> bytes:
+    message = json.loads(cut_deep(data))
+    _placeholder_schemas(message)
+    return json.dumps(message, separators=(",", ":")).encode()
+
+
+def parse_message(data: bytes) -> types.JSONRPCMessage:
+    """One JSON-RPC message from its text, as `jsonrpc_message_adapter.validate_json`, except that
+    a message nested too deeply is cut down (see the module doc) instead of refused."""
+    try:
+        return types.jsonrpc_message_adapter.validate_json(data, by_name=False)
+    except ValidationError as exc:
+        if not _is_depth_error(exc):
+            raise
+    logger.info("a message nests more than %d levels deep: cutting it down", MESSAGE_DEPTH)
+    return types.jsonrpc_message_adapter.validate_json(_shallow(data), by_name=False)
+
+
+# --- HTTP ------------------------------------------------------------------------------------------
+
+
+def _guard_event(event: bytes) -> bytes:
+    """One server-sent event, its data made readable if it nests too deeply."""
+    if not _may_be_too_deep(event):
+        return event
+    lines = event.splitlines()
+    data = [line[5:].removeprefix(b" ") for line in lines if line.startswith(b"data:")]
+    fixed = shallow(b"\n".join(data)) if data else None
+    if fixed is None:
+        return event
+    kept = [line for line in lines if line and not line.startswith(b"data:")]
+    return b"\n".join([*kept, b"data: " + fixed]) + b"\n\n"
+
+
+class _GuardedStream(httpx2.AsyncByteStream):
+    """A response body whose JSON-RPC messages are made readable on the way through: a JSON body
+    once complete, an event stream event by event (each passed on as soon as it is complete)."""
+
+    def __init__(self, inner: Any, events: bool) -> None:
+        self._inner = inner
+        self._events = events
+
+    @property
+    def elapsed(self) -> Any:
+        return getattr(self._inner, "elapsed", None)
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        if not self._events:
+            body = b"".join([chunk async for chunk in self._inner])
+            yield shallow(body) or body
+            return
+        buf = bytearray()
+        async for chunk in self._inner:
+            start = max(0, len(buf) - 3)  # an event end may straddle two chunks
+            buf += chunk
+            ready: list[bytes] = []
+            pos = 0
+            while (end := _EVENT_END.search(buf, max(pos, start))) is not None:
+                ready.append(_guard_event(bytes(buf[pos : end.end()])))
+                pos = end.end()
+            if ready:
+                del buf[:pos]
+                yield b"".join(ready)
+        if buf:
+            yield _guard_event(bytes(buf))
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+async def guard_response(response: httpx2.Response) -> None:
+    """httpx response hook: wrap JSON and event-stream bodies in the depth guard."""
+    kind = response.headers.get("content-type", "").lower()
+    encoding = response.headers.get("content-encoding", "identity").lower()
+    if encoding != "identity":
+        return  # compressed bytes: left to the SDK as they are
+    if kind.startswith("application/json"):
+        response.stream = _GuardedStream(response.stream, events=False)
+    elif kind.startswith("text/event-stream"):
+        response.stream = _GuardedStream(response.stream, events=True)
