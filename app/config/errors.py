@@ -53,4 +53,6 @@ class ConfigWriteError(ConfigError):
     @classmethod
     def from_os_error(cls, path: Path | str, exc: OSError) -> ConfigWriteError:
         reason = _WRITE_REASONS.get(exc.errno or -1) or exc.strerror or str(exc)
+        if exc.filename is not None and Path(exc.filename).name != Path(path).name:
+            reason += f" ({exc.filename})"  # e.g. the folder, the lock file or the backup
         return cls(path, reason, exc.errno)
