@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import json
 import logging
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
 import filelock
 
@@ -43,7 +45,21 @@ LOCK_FILE = ".mcp-desk.lock"
 LOCK_TIMEOUT = 30.0
 
 T = TypeVar("T")
+P = ParamSpec("P")
 _MISSING: Any = object()
+
+
+def _serialised(
+    method: Callable[Concatenate[ConfigStore, P], T],
+) -> Callable[Concatenate[ConfigStore, P], T]:
+    """One thread at a time in the store: the window imports in a worker thread while the GUI
+    thread may be taking in an outside edit."""
+
+    def wrapper(self: ConfigStore, *args: P.args, **kwargs: P.kwargs) -> T:
+        with self._thread_lock:
+            return method(self, *args, **kwargs)
+
+    return cast("Callable[Concatenate[ConfigStore, P], T]", functools.wraps(method)(wrapper))
 
 
 class ServerExistsError(ConfigError):
@@ -184,6 +200,7 @@ class ConfigStore:
         self.path = self.dir / paths.SERVERS_FILE
         self.settings_file = self.dir / paths.SETTINGS_FILE
         self.lock_file = self.dir / LOCK_FILE
+        self._thread_lock = threading.RLock()
         self._items: dict[str, ServerEntry | BadEntry] = {}
         self._settings: dict[str, ServerSettings] = {}
         self._top_extra: dict[str, Any] = {}
@@ -201,6 +218,7 @@ class ConfigStore:
 
     # -- reading ---------------------------------------------------------------------------
 
+    @_serialised
     def load(self) -> None:
         """Read both files. Missing `servers.json` (first run) seeds the demo entry in memory."""
         self._loaded = False
@@ -210,6 +228,7 @@ class ConfigStore:
         self._renamed = {}
         self._loaded = True
 
+    @_serialised
     def refresh(self) -> bool:
         """Take in what others changed on disk, keeping this store's own unsaved changes.
 
@@ -414,6 +433,10 @@ class ConfigStore:
     @property
     def entries(self) -> list[ServerEntry]:
         """Entries in display order: explicit `order` settings first, then file order."""
+        with self._thread_lock:
+            return self._ordered_entries()
+
+    def _ordered_entries(self) -> list[ServerEntry]:
         self._require_loaded()
         entries = self._entries
         position = {name: i for i, name in enumerate(entries)}
@@ -433,6 +456,7 @@ class ConfigStore:
     def __iter__(self) -> Iterator[ServerEntry]:
         return iter(self.entries)
 
+    @_serialised
     def get(self, name: str) -> ServerEntry:
         self._require_loaded()
         entry = self._items.get(name)
@@ -440,6 +464,7 @@ class ConfigStore:
             raise UnknownServerError(self.path, f"no server named {name!r}")
         return entry
 
+    @_serialised
     def unique_name(self, wanted: str) -> str:
         """`wanted`, or `wanted-2`, `wanted-3`... whichever is free (import never overwrites)."""
         if wanted not in self._items:
@@ -449,6 +474,7 @@ class ConfigStore:
             n += 1
         return f"{wanted}-{n}"
 
+    @_serialised
     def add(self, entry: ServerEntry) -> None:
         self._require_loaded()
         _check_name(self.path, entry.name)
@@ -456,11 +482,13 @@ class ConfigStore:
             raise ServerExistsError(self.path, f"a server named {entry.name!r} already exists")
         self._items[entry.name] = entry
 
+    @_serialised
     def update(self, entry: ServerEntry) -> None:
         """Replace the entry of the same name."""
         self.get(entry.name)
         self._items[entry.name] = entry
 
+    @_serialised
     def rename(self, old: str, new: str) -> None:
         """Rename in place (position kept), settings follow. Secrets are moved by the caller."""
         entry = self.get(old)
@@ -475,12 +503,14 @@ class ConfigStore:
         if old in self._settings:
             self._settings[new] = self._settings.pop(old)
 
+    @_serialised
     def remove(self, name: str) -> ServerEntry:
         entry = self.get(name)
         del self._items[name]
         self._settings.pop(name, None)
         return entry
 
+    @_serialised
     def settings(self, name: str) -> ServerSettings:
         """The live settings object of a server (created with defaults when absent)."""
         self.get(name)
@@ -488,6 +518,7 @@ class ConfigStore:
 
     # -- writing ---------------------------------------------------------------------------
 
+    @_serialised
     def servers_json(self) -> dict[str, Any]:
         self._require_loaded()
         servers = {
@@ -502,6 +533,7 @@ class ConfigStore:
             out.setdefault(key, copy.deepcopy(value))
         return out
 
+    @_serialised
     def settings_json(self) -> dict[str, Any]:
         self._require_loaded()
         servers = {}
@@ -516,6 +548,7 @@ class ConfigStore:
             out["app"] = copy.deepcopy(self.app_settings)
         return out
 
+    @_serialised
     def save(self) -> None:
         """Apply this store's changes to the files as they are now, under the folder's lock.
 

@@ -214,6 +214,8 @@ class MainWindow(QMainWindow):
         self.reload_servers()
         if self.controller.config_error:
             self.statusBar().showMessage(f"The server list could not be read: {self.controller.config_error}")
+        elif self.controller.config_warnings:
+            self._show_config_problem("\n".join(self.controller.config_warnings))
 
     # --- construction -------------------------------------------------------------------------
     def _build_menu(self) -> None:
@@ -261,6 +263,9 @@ class MainWindow(QMainWindow):
         b.progress_reported.connect(self.on_progress)
         b.resource_updated.connect(self.on_resource_updated)
         self.controller.servers_changed.connect(self.reload_servers)
+        self.controller.config_failed.connect(self._show_config_problem)
+        self.controller.config_warning.connect(self._show_config_problem)
+        self.controller.watch_config(self)  # outside edits (an editor, the CLI) show up here
         self.controller.server_connecting.connect(self.on_server_connecting)
         self.servers.action_triggered.connect(self.on_server_action)
         self.servers.add_requested.connect(self.add_server)
@@ -410,6 +415,13 @@ class MainWindow(QMainWindow):
     def _show_error(self, exc: BaseException) -> None:
         logger.warning("action failed: %s", exc)
         self.statusBar().showMessage(f"Failed: {exc}", 10000)
+
+    @Slot(str)
+    def _show_config_problem(self, text: str) -> None:
+        # Plain text (a file name or a server name may hold anything); the first line, the rest
+        # in the log.
+        first = text.splitlines()[0] if text else ""
+        self.statusBar().showMessage(self.tr("Server list: {0}").format(first), 30000)
 
     def _config_broken(self) -> bool:
         """Changing the list while servers.json does not parse would overwrite what the user wrote."""
