@@ -315,6 +315,9 @@ class DeskController(QObject):
             return
         if self.manager is None and self._engine_import is None:
             return  # engine not started (tests, --help paths): nothing is connected to follow
+        for name in before.keys() - now.keys():
+            # Removed (or renamed) here or in the file by someone else: its connection goes too.
+            self._track(name, self.forget(name))
         for name, disabled in now.items():
             was_disabled = before.get(name)
             if disabled:

@@ -377,6 +377,7 @@ class MainWindow(QMainWindow):
     # --- servers ------------------------------------------------------------------------------
     @Slot()
     def reload_servers(self) -> None:
+        gone = set(self.server_model.names())
         rows = []
         for e in self.controller.entries():
             old = self.server_model.server(e.name)
@@ -386,6 +387,8 @@ class MainWindow(QMainWindow):
             rows.append(row)
         self.server_model.set_servers(rows)
         names = self.server_model.names()
+        for name in gone - set(names):  # e.g. removed from the file by another program
+            self._clear_server(name)
         if self._bottom is not None:
             self._bottom.set_servers(names)
         if not self.servers.current() and names:

@@ -176,3 +176,20 @@ def test_unusable_name_written_outside_is_reported_not_listed(
     assert "'../x'" in desk.statusBar().currentMessage()
     assert "../x" not in desk.server_model.names()
     assert desk.servers.current() == "second"
+
+
+def test_connected_server_removed_outside_is_disconnected_and_cleared(qtbot: Any, desk: Any) -> None:
+    desk.controller.store.add(ServerEntry(name="live", command=DEMO["command"], args=list(DEMO["args"])))
+    desk.controller.save()
+    desk.servers.select("live")
+    desk.servers.buttons["connect"].click()
+    wait_state(qtbot, desk, "live", "ready")
+    qtbot.waitUntil(lambda: len(desk.catalog.models["tools"].items_of("live")) > 0, timeout=WAIT)
+    conn = desk.controller.connection("live")
+    other = outside()
+    other.remove("live")
+    other.save()
+    qtbot.waitUntil(lambda: desk.controller.connection("live") is None, timeout=30000)
+    assert "live" not in desk.server_model.names()
+    assert desk.catalog.models["tools"].items_of("live") == []
+    qtbot.waitUntil(lambda: conn.state.value in ("closed", "idle"), timeout=30000)
