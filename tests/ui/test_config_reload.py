@@ -193,3 +193,28 @@ def test_connected_server_removed_outside_is_disconnected_and_cleared(qtbot: Any
     assert "live" not in desk.server_model.names()
     assert desk.catalog.models["tools"].items_of("live") == []
     qtbot.waitUntil(lambda: conn.state.value in ("closed", "idle"), timeout=30000)
+
+
+def test_disk_full_on_save_is_shown_with_the_file_name(
+    qtbot: Any, desk: Any, config_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+
+    from app.config import atomic
+
+    seed(desk)
+    before = (config_dir / "servers.json").read_bytes()
+
+    def full(*_args: object) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(atomic.os, "replace", full)
+    desk.servers.buttons["duplicate"].click()
+    qtbot.waitUntil(lambda: "could not save" in desk.statusBar().currentMessage(), timeout=WAIT)
+    message = desk.statusBar().currentMessage()
+    assert str(config_dir / "servers.json") in message and "the disk is full" in message
+    assert (config_dir / "servers.json").read_bytes() == before
+    # Kept in memory, not lost: once there is room the next save writes it.
+    monkeypatch.undo()
+    desk.controller.save()
+    assert "second-copy" in on_disk(config_dir)
