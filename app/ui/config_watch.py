@@ -72,8 +72,12 @@ class ConfigWatcher(QObject):
         return list(dict.fromkeys(str(p) for p in paths))
 
     def _rewatch(self) -> None:
-        have = set(self.watched())
-        missing = [p for p in self._wanted() if p not in have and Path(p).exists()]
+        have, wanted = set(self.watched()), self._wanted()
+        # The parent watched before the folder existed, or a link's old target: no longer needed.
+        stale = [p for p in have if p not in wanted]
+        if stale:
+            self._watcher.removePaths(stale)
+        missing = [p for p in wanted if p not in have and Path(p).exists()]
         if missing:
             failed = self._watcher.addPaths(missing)
             if failed:

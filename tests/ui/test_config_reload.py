@@ -218,3 +218,23 @@ def test_disk_full_on_save_is_shown_with_the_file_name(
     monkeypatch.undo()
     desk.controller.save()
     assert "second-copy" in on_disk(config_dir)
+
+
+def test_watcher_sees_the_folder_created_later_and_each_replace(qtbot: Any, tmp_path: Path) -> None:
+    from app.config.atomic import atomic_write
+    from app.ui.config_watch import ConfigWatcher
+
+    folder = tmp_path / "not-yet" / "config"
+    watcher = ConfigWatcher(folder, ["servers.json"], debounce_ms=50)
+    try:
+        assert watcher.watched() == [str(tmp_path)]
+        with qtbot.waitSignal(watcher.changed, timeout=WAIT):
+            atomic_write(folder / "servers.json", b"{}")  # makes the folders too
+        qtbot.waitUntil(lambda: str(folder / "servers.json") in watcher.watched(), timeout=WAIT)
+        assert str(tmp_path) not in watcher.watched()
+        # Every atomic replace is a new file: the watch follows it, again and again.
+        for i in range(3):
+            with qtbot.waitSignal(watcher.changed, timeout=WAIT):
+                atomic_write(folder / "servers.json", f'{{"n": {i}}}'.encode())
+    finally:
+        watcher.deleteLater()
