@@ -238,3 +238,19 @@ def test_watcher_sees_the_folder_created_later_and_each_replace(qtbot: Any, tmp_
                 atomic_write(folder / "servers.json", f'{{"n": {i}}}'.encode())
     finally:
         watcher.deleteLater()
+
+
+def test_unusable_name_at_start_is_shown(qtbot: Any, aloop: Any, config_dir: Path) -> None:
+    from app.ui.controller import DeskController
+    from app.ui.window import MainWindow
+
+    (config_dir / "servers.json").write_text(
+        json.dumps({"mcpServers": {"ok": {"command": "x"}, "a/b": {"command": "y"}}}), encoding="utf-8"
+    )
+    controller = DeskController()
+    controller.load_config()
+    window = MainWindow(controller)
+    qtbot.addWidget(window)
+    assert window.server_model.names() == ["ok"]
+    assert "'a/b'" in window.statusBar().currentMessage()
+    assert "cannot be used" in window.statusBar().currentMessage()
