@@ -254,3 +254,22 @@ def test_unusable_name_at_start_is_shown(qtbot: Any, aloop: Any, config_dir: Pat
     assert window.server_model.names() == ["ok"]
     assert "'a/b'" in window.statusBar().currentMessage()
     assert "cannot be used" in window.statusBar().currentMessage()
+
+
+def test_file_broken_at_start_loads_once_fixed(qtbot: Any, aloop: Any, config_dir: Path) -> None:
+    from app.ui.controller import DeskController
+    from app.ui.window import MainWindow
+
+    (config_dir / "servers.json").write_text("{ not json", encoding="utf-8")
+    controller = DeskController()
+    controller.load_config()
+    window = MainWindow(controller)
+    qtbot.addWidget(window)
+    assert controller.config_error is not None and window.server_model.names() == []
+    (config_dir / "servers.json").write_text(json.dumps({"mcpServers": {"ok": {"command": "x"}}}), "utf-8")
+    qtbot.waitUntil(lambda: window.server_model.names() == ["ok"], timeout=WAIT)
+    assert controller.config_error is None
+    # Saving works again (it was refused while the file was broken).
+    controller.store.add(ServerEntry(name="more", command="y"))
+    assert controller.save()
+    assert list(on_disk(config_dir)) == ["ok", "more"]
