@@ -187,6 +187,9 @@ def _target(entry: ServerEntry) -> str:
 def cmd_list(args: argparse.Namespace) -> int:
     store = _load()
     entries: list[ServerEntry] = store.entries
+    # Entries whose names cannot be used (`a/b`, `../x`) stay in the file but are not listed.
+    for warning in store.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     if args.json:
         from app.secrets.detect import redact_args, redact_url
 

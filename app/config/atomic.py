@@ -48,12 +48,18 @@ def _keep_backup(path: Path) -> None:
     with contextlib.suppress(FileNotFoundError):
         tmp.unlink()
     try:
-        # A hard link costs nothing and is the old version itself once `path` is replaced.
-        os.link(path, tmp)
-    except OSError:
-        shutil.copyfile(path, tmp)
-        os.chmod(tmp, FILE_MODE)
-    os.replace(tmp, bak)
+        try:
+            # A hard link costs nothing and is the old version itself once `path` is replaced.
+            os.link(path, tmp)
+        except OSError:
+            shutil.copyfile(path, tmp)
+            os.chmod(tmp, FILE_MODE)
+        os.replace(tmp, bak)
+    except BaseException:
+        # A full or read-only disk: leave no half-made backup behind (the caller reports it).
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
 
 
 def remove_stale_temp_files(path: Path, max_age: float = 600.0) -> int:

@@ -31,12 +31,16 @@ class DeskController(QObject):
         servers_changed(): the configured server list (names, order, settings) changed.
         engine_started(): the engine is imported and its ConnectionManager exists.
         config_failed(message): servers.json could not be read (shown; the file is never overwritten).
+            Also when an outside edit left a file that does not parse: the list stays as it was.
+        config_warning(message): the list loaded, but some of it was left out (an entry whose name
+            cannot be used stays in the file untouched); one line per problem.
         server_connecting(name): a list change started connecting this server (say so at once).
     """
 
     servers_changed = Signal()
     engine_started = Signal()
     config_failed = Signal(str)
+    config_warning = Signal(str)
     server_connecting = Signal(str)
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -55,6 +59,9 @@ class DeskController(QObject):
         self._known: dict[str, bool] | None = None
         self._syncing: dict[str, asyncio.Task[Any]] = {}
         self._unprepared: set[str] = set()  # failed before the engine had a target (a secret missing)
+        self._watcher: Any = None
+        self._reload_error: str | None = None  # the last outside edit that did not parse
+        self._warned: list[str] = []
         self.servers_changed.connect(self._on_servers_changed)
 
     # --- configuration ------------------------------------------------------------------------
@@ -71,6 +78,70 @@ class DeskController(QObject):
             self.config_failed.emit(str(exc))
         self._store = store
         self._known = self._snapshot()
+        self._warn_if_new()
+
+    @property
+    def config_warnings(self) -> list[str]:
+        """What the last read left out (entries whose names cannot be used), one line each."""
+        return list(self._store.warnings) if self._store is not None else []
+
+    def _warn_if_new(self) -> None:
+        warnings = self.config_warnings
+        if warnings and warnings != self._warned:
+            self.config_warning.emit("\n".join(warnings))
+        self._warned = warnings
+
+    def watch_config(self, owner: QObject) -> None:
+        """Follow outside edits of servers.json and settings.json while `owner` (the window) lives.
+
+        The watcher belongs to the window, not to this controller: it holds a timer and a file
+        notifier, which must be destroyed on the GUI thread, and a window is (a controller left to
+        the garbage collector may go in any thread).
+        """
+        if self._watcher is not None:
+            return
+        from app.config import paths
+        from app.ui.config_watch import ConfigWatcher
+
+        self._watcher = ConfigWatcher(self.store.dir, (paths.SERVERS_FILE, paths.SETTINGS_FILE), parent=owner)
+        self._watcher.changed.connect(self.reload_from_disk)
+        self._watcher.destroyed.connect(self._watcher_gone)
+
+    def _watcher_gone(self) -> None:
+        self._watcher = None
+
+    def reload_from_disk(self) -> bool:
+        """Take in what changed on disk, in place; True when the list changed.
+
+        Our own saves are recognised by content and ignored. A file that no longer parses leaves
+        the list as it was (saving refuses until it parses again); a broken file that was fixed
+        loads. Servers added, removed or changed follow as after an Edit (`servers_changed`).
+        """
+        store = self._store
+        if store is None:
+            return False
+        try:
+            if self.config_error is not None:
+                store.load()
+                self.config_error = None
+                changed = True
+            else:
+                changed = store.refresh()
+        except Exception as exc:  # ConfigError and OSError: shown, the file is left as it is
+            message = str(exc)
+            if self.config_error is not None:
+                self.config_error = message
+            if message != self._reload_error:
+                logger.warning("cannot read the changed server list: %s", message)
+                self.config_failed.emit(message)
+            self._reload_error = message
+            return False
+        self._reload_error = None
+        if changed:
+            logger.info("the server list changed on disk; reloaded")
+            self._warn_if_new()
+            self.servers_changed.emit()
+        return changed
 
     @property
     def store(self) -> Any:
@@ -118,8 +189,12 @@ class DeskController(QObject):
             # The file on disk did not parse: saving would replace what the user wrote.
             logger.warning("not saving: the server list file is broken (%s)", self.config_error)
             return False
-        self.store.save()
-        self.servers_changed.emit()
+        try:
+            self.store.save()
+        finally:
+            # Also when the write failed: the list shows what the store holds (and will write
+            # on the next save); the error (naming the file) goes to the caller.
+            self.servers_changed.emit()
         return True
 
     def is_trusted(self, server: str, tool: str) -> bool:
@@ -250,6 +325,9 @@ class DeskController(QObject):
             return
         if self.manager is None and self._engine_import is None:
             return  # engine not started (tests, --help paths): nothing is connected to follow
+        for name in before.keys() - now.keys():
+            # Removed (or renamed) here or in the file by someone else: its connection goes too.
+            self._track(name, self.forget(name))
         for name, disabled in now.items():
             was_disabled = before.get(name)
             if disabled:

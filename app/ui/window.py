@@ -216,6 +216,8 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(
                 visible_line(f"The server list could not be read: {self.controller.config_error}")
             )
+        elif self.controller.config_warnings:
+            self._show_config_problem("\n".join(self.controller.config_warnings))
 
     # --- construction -------------------------------------------------------------------------
     def _build_menu(self) -> None:
@@ -263,6 +265,9 @@ class MainWindow(QMainWindow):
         b.progress_reported.connect(self.on_progress)
         b.resource_updated.connect(self.on_resource_updated)
         self.controller.servers_changed.connect(self.reload_servers)
+        self.controller.config_failed.connect(self._show_config_problem)
+        self.controller.config_warning.connect(self._show_config_problem)
+        self.controller.watch_config(self)  # outside edits (an editor, the CLI) show up here
         self.controller.server_connecting.connect(self.on_server_connecting)
         self.servers.action_triggered.connect(self.on_server_action)
         self.servers.add_requested.connect(self.add_server)
@@ -374,6 +379,7 @@ class MainWindow(QMainWindow):
     # --- servers ------------------------------------------------------------------------------
     @Slot()
     def reload_servers(self) -> None:
+        gone = set(self.server_model.names())
         rows = []
         session_only = self.controller.session_only_servers()
         for e in self.controller.entries():
@@ -386,6 +392,8 @@ class MainWindow(QMainWindow):
             rows.append(row)
         self.server_model.set_servers(rows)
         names = self.server_model.names()
+        for name in gone - set(names):  # e.g. removed from the file by another program
+            self._clear_server(name)
         if self._bottom is not None:
             self._bottom.set_servers(names)
         if not self.servers.current() and names:
@@ -415,6 +423,13 @@ class MainWindow(QMainWindow):
     def _show_error(self, exc: BaseException) -> None:
         logger.warning("action failed: %s", exc)
         self.statusBar().showMessage(visible_line(f"Failed: {exc}"), 10000)  # may quote the server
+
+    @Slot(str)
+    def _show_config_problem(self, text: str) -> None:
+        # Plain text (a file name or a server name may hold anything); the first line, the rest
+        # in the log.
+        first = text.splitlines()[0] if text else ""
+        self.statusBar().showMessage(self.tr("Server list: {0}").format(visible_line(first)), 30000)
 
     def _config_broken(self) -> bool:
         """Changing the list while servers.json does not parse would overwrite what the user wrote."""

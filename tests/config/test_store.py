@@ -233,7 +233,7 @@ def test_explicit_dir_overrides_env(tmp_path: Path, config_dir: Path) -> None:
     assert not (config_dir / "servers.json").exists()
 
 
-def test_changed_on_disk_is_noticed_and_other_version_kept(config_dir: Path) -> None:
+def test_changed_on_disk_is_noticed_and_the_other_change_is_kept(config_dir: Path) -> None:
     store = ConfigStore()
     store.load()
     assert store.changed_on_disk() is False  # first run: no file, none expected
@@ -245,10 +245,13 @@ def test_changed_on_disk_is_noticed_and_other_version_kept(config_dir: Path) -> 
     other.save()
     assert store.changed_on_disk() is True
     edited = (config_dir / "servers.json").read_bytes()
-    store.save()  # overwrites, but the other version is the .bak
+    store.add(ServerEntry(name="from-window", command="y"))
+    store.save()  # applied to the file as it is now: the other change stays
+    assert store.names() == ["demo", "from-cli", "from-window"]
     assert (config_dir / "servers.json.bak").read_bytes() == edited
     store.load()
     assert store.changed_on_disk() is False
+    assert store.names() == ["demo", "from-cli", "from-window"]
 
 
 def test_symlinked_file_stays_a_link(config_dir: Path, tmp_path: Path) -> None:
