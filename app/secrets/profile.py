@@ -10,11 +10,14 @@ from __future__ import annotations
 import logging
 import re
 import secrets as _random
-from typing import Any
+from typing import TYPE_CHECKING
 
 from keyring.backend import KeyringBackend
 
 from app.secrets.store import SecretStore
+
+if TYPE_CHECKING:  # the config store is only passed through; importing it at run time is not needed
+    from app.config.store import ConfigStore
 
 logger = logging.getLogger(__name__)
 
@@ -22,7 +25,7 @@ PROFILE_KEY = "secretsProfile"
 _VALID = re.compile(r"[0-9a-z][0-9a-z-]{7,63}")
 
 
-def profile_id(config: Any) -> str:
+def profile_id(config: ConfigStore) -> str:
     """The folder's id, created (and saved with the folder's settings) when it has none yet.
 
     `config` is a loaded `app.config.store.ConfigStore`. Saving writes its current state, so call
@@ -44,7 +47,7 @@ def profile_id(config: Any) -> str:
     return new
 
 
-def _on_disk(config: Any) -> str | None:
+def _on_disk(config: ConfigStore) -> str | None:
     from app.config.store import ConfigStore
 
     fresh = ConfigStore(config.dir)
@@ -56,7 +59,7 @@ def _on_disk(config: Any) -> str | None:
     return value if isinstance(value, str) and _VALID.fullmatch(value) else None
 
 
-def folder_secrets(config: Any, backend: KeyringBackend | None = None) -> SecretStore:
+def folder_secrets(config: ConfigStore, backend: KeyringBackend | None = None) -> SecretStore:
     """The secret store of this config folder; its pre-scoping entries move into it on first use.
 
     Without a usable keyring the move is left for a later run (nothing can be lost by waiting).

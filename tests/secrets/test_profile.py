@@ -111,3 +111,17 @@ def test_an_id_made_by_another_process_meanwhile_is_taken_not_replaced(tmp_path:
     cli.load()
     made = profile_id(cli)
     assert profile_id(window) == made
+
+
+def test_a_save_by_a_store_loaded_before_the_id_existed_keeps_the_id(tmp_path: Path) -> None:
+    # The window loads the folder, then the CLI beside it makes the profile id and stores keys
+    # under it; the window's next save must not erase the id (the keys would be orphaned).
+    window = folder(tmp_path / "A", "brave")
+    cli = ConfigStore(tmp_path / "A")
+    cli.load()
+    made = profile_id(cli)
+    window.add(ServerEntry(name="other", command="y"))
+    window.save()
+    data = json.loads((tmp_path / "A" / "settings.json").read_text())
+    assert data["app"][PROFILE_KEY] == made
+    assert profile_id(window) == made
