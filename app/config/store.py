@@ -215,6 +215,9 @@ class ConfigStore:
         self._disk_bytes: bytes | None = None  # servers.json as last read or written by us
         self._settings_disk_bytes: bytes | None = None
         self._renamed: dict[str, str] = {}  # new name -> name in the file, until saved
+        # Counts the times this store took in what others wrote (a load, a refresh, or the merge
+        # inside a save), so whoever shows the list can tell it is stale however it came in.
+        self.outside_revision = 0
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -227,6 +230,7 @@ class ConfigStore:
         self._base = self._snapshot()
         self._renamed = {}
         self._loaded = True
+        self.outside_revision += 1
 
     @_serialised
     def refresh(self) -> bool:
@@ -351,6 +355,10 @@ class ConfigStore:
         different contents raises `ServerExistsError` before anything changes.
         """
         base, ours, other = self._base, self._snapshot(), self._snapshot(theirs)
+        if (theirs.servers_bytes, theirs.settings_bytes) != (self._disk_bytes, self._settings_disk_bytes):
+            # Someone else's change comes in here, maybe inside a save: readers that show the
+            # list (the window) compare `outside_revision` to notice it either way.
+            self.outside_revision += 1
 
         def mine(key: str, b: dict[str, Any], o: dict[str, Any], t: dict[str, Any]) -> bool:
             """True when we changed `key` since `base` (so our version is the one to keep)."""

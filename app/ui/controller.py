@@ -62,6 +62,7 @@ class DeskController(QObject):
         self._watcher: Any = None
         self._reload_error: str | None = None  # the last outside edit that did not parse
         self._warned: list[str] = []
+        self._seen_revision = -1  # the store's outside_revision the list on screen reflects
         self.servers_changed.connect(self._on_servers_changed)
 
     # --- configuration ------------------------------------------------------------------------
@@ -78,6 +79,7 @@ class DeskController(QObject):
             self.config_failed.emit(str(exc))
         self._store = store
         self._known = self._snapshot()
+        self._seen_revision = store.outside_revision
         self._warn_if_new()
 
     @property
@@ -126,7 +128,9 @@ class DeskController(QObject):
                 self.config_error = None
                 changed = True
             else:
-                changed = store.refresh()
+                # Also when a save made here (a secrets profile id, say) already merged the other
+                # program's change in: the list on screen has not seen it yet.
+                changed = store.refresh() or store.outside_revision != self._seen_revision
         except Exception as exc:  # ConfigError and OSError: shown, the file is left as it is
             message = str(exc)
             if self.config_error is not None:
@@ -321,6 +325,8 @@ class DeskController(QObject):
         reconnects one whose connection settings changed and keeps one that did not)."""
         before, now = self._known, self._snapshot()
         self._known = now
+        if self._store is not None:
+            self._seen_revision = self._store.outside_revision
         if before is None or self.config_error is not None:
             return
         if self.manager is None and self._engine_import is None:

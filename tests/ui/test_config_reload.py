@@ -273,3 +273,17 @@ def test_file_broken_at_start_loads_once_fixed(qtbot: Any, aloop: Any, config_di
     controller.store.add(ServerEntry(name="more", command="y"))
     assert controller.save()
     assert list(on_disk(config_dir)) == ["ok", "more"]
+
+
+def test_outside_change_merged_by_our_own_save_still_reaches_the_list(qtbot: Any, desk: Any) -> None:
+    # The window's store saves (the keyring profile id is made on first use of secrets) after
+    # another program wrote but before the watcher fired: the save merges the other change in,
+    # so a content comparison alone finds nothing new; the list must show it all the same.
+    seed(desk)
+    other = outside()
+    other.add(ServerEntry(name="meanwhile", command="x"))
+    other.save()
+    desk.controller.store.app_settings["unrelated"] = True
+    desk.controller.store.save()
+    qtbot.waitUntil(lambda: "meanwhile" in desk.server_model.names(), timeout=WAIT)
+    assert desk.servers.current() == "second"
