@@ -1,0 +1,303 @@
+"""MCP Desk against a hostile server (issue 8): how long the window freezes, how much memory it takes.
+
+    .venv/bin/python bench/bench_hostile.py                  # every scenario
+    .venv/bin/python bench/bench_hostile.py result-5mb name  # some of them (names as in the table)
+    BENCH_CAP=60 .venv/bin/python bench/bench_hostile.py     # give up on a scenario after 60 s
+    BENCH_PROFILE=/tmp/p.out .venv/bin/python bench/bench_hostile.py name   # cProfile the measured part
+
+Each scenario runs in a fresh `python bench/bench_hostile.py --child SCENARIO` process (offscreen Qt,
+the real main window on a temporary config folder with one server,
+`tests/servers/faults/hostile_server.py`). The child connects, then starts a QTimer firing every
+5 ms that records the longest gap between two firings: that is the longest time the Qt event loop
+could not answer the person (a click, a repaint). While it runs the child does what a person would:
+
+  result-*     select the tool `big`, press Run, wait for the answer, repaint the window
+  description  select the tool `described` (5 MB description), repaint
+  name         select the server (its list shows a tool with a 100 KB name), select that tool, repaint
+  tools-50k    select one tool of 50,000
+
+and then lets the loop run idle for half a second more (late layouts and paints count too).
+
+Memory: VmHWM (this process's peak resident size) at the end, minus VmRSS just before the measured
+part (the window open and connected). Anything the engine and the SDK hold of the payload (the line
+read from the pipe, the parsed message) is in it as well as what the window adds.
+
+A child whose loop is still frozen `BENCH_CAP` seconds (default 60) after the measured part started
+is killed and reported as "> 60 s" (its memory figure is then its peak until it was killed).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+PY = sys.executable
+MB = 1_000_000
+
+# name: (hostile_server options, payload bytes, what the child does)
+SCENARIOS: dict[str, tuple[list[str], int, str]] = {
+    "result-1mb": (["--result-bytes", str(1 * MB)], 1 * MB, "run"),
+    "result-5mb": (["--result-bytes", str(5 * MB)], 5 * MB, "run"),
+    "result-100mb": (["--result-bytes", str(100 * MB)], 100 * MB, "run"),
+    "description": (["--description-bytes", str(5 * MB)], 5 * MB, "describe"),
+    "name": (["--name-bytes", str(100_000)], 100_000, "name"),
+    "tools-50k": (["--tools", "50000"], 0, "select"),
+}
+LABELS = {
+    "result-1mb": "1 MB single-line result",
+    "result-5mb": "5 MB single-line result",
+    "result-100mb": "100 MB single-line result",
+    "description": "5 MB tool description",
+    "name": "100 KB tool name",
+    "tools-50k": "50,000 tools: select one",
+}
+
+
+def _status_kb(field: str) -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    return 0
+
+
+def _pid_status_kb(pid: int, field: str) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+# --- child -----------------------------------------------------------------------------------
+def child(scenario: str) -> None:
+    import asyncio
+
+    import qasync
+    from PySide6.QtCore import Qt, QTimer
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    _options, _payload, action = SCENARIOS[scenario]
+    app = QApplication([])
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+
+    class StallMeter:
+        """The longest gap between two firings of a 5 ms timer (minus the 5 ms it waits anyway)."""
+
+        def __init__(self) -> None:
+            self.timer = QTimer()
+            self.timer.setInterval(5)
+            self.timer.timeout.connect(self._tick)
+            self.last = 0.0
+            self.worst = 0.0
+
+        def start(self) -> None:
+            self.last = time.perf_counter()
+            self.worst = 0.0
+            self.timer.start()
+
+        def _tick(self) -> None:
+            now = time.perf_counter()
+            self.worst = max(self.worst, now - self.last)
+            self.last = now
+
+        def stop(self) -> float:
+            self._tick()  # a freeze that lasted until now counts too
+            self.timer.stop()
+            return max(0.0, self.worst - 0.005)
+
+    profiler: list[Any] = []
+
+    def profile_start() -> None:
+        if os.environ.get("BENCH_PROFILE"):
+            import cProfile
+
+            profiler.append(cProfile.Profile())
+            profiler[0].enable()
+
+    def profile_stop() -> None:
+        if profiler:
+            profiler[0].disable()
+            profiler[0].dump_stats(os.environ["BENCH_PROFILE"])
+
+    async def turns(seconds: float) -> None:
+        """Let the loop run (paints, late layouts) for `seconds`."""
+        await asyncio.sleep(seconds)
+
+    async def main() -> None:
+        from app.ui.controller import DeskController
+        from app.ui.window import MainWindow
+
+        c = DeskController()
+        c.load_config()
+        w = MainWindow(c)
+        w.resize(1280, 820)
+        w.show()
+        w.start_engine()
+        # The first tool shown imports the forms package (and jsonschema): a one-time cost of any
+        # tool, not of a hostile one, so it is paid before the measured part.
+        import app.ui.forms  # noqa: F401
+
+        await turns(0.3)
+        meter = StallMeter()
+        if action == "name":
+            # The list is filled when the server is ready: connecting is part of what is measured.
+            baseline = _status_kb("VmRSS")
+            print("MEASURE", flush=True)
+            meter.start()
+            profile_start()
+        await c.connect_server("hostile")
+        conn = c.connection("hostile")
+        assert conn is not None
+        await conn.wait_settled(120)
+        for _ in range(600):  # the window hears of it through the bridge, a few turns later
+            row = w.server_model.server("hostile")
+            if row is not None and row.state in ("ready", "failed"):
+                break
+            await asyncio.sleep(0.05)
+        if row is None or row.state != "ready":
+            raise SystemExit(f"hostile server not ready: {row}")
+        if action != "name":
+            w.servers.select("hostile")
+            await turns(0.3)
+            # The first tool shown builds the tool panel: a one-time cost, paid on `echo`.
+            w.catalog.select("tools", "hostile", "echo")
+            await turns(0.3)
+            baseline = _status_kb("VmRSS")
+            print("MEASURE", flush=True)
+            meter.start()
+            profile_start()
+        if action == "run":
+            w.catalog.select("tools", "hostile", "big")
+            await turns(0.1)
+            done = asyncio.Event()
+            w.call_finished.connect(lambda *_: done.set())
+            w.tool_panel.run_button.click()
+            await done.wait()
+        elif action == "describe":
+            w.catalog.select("tools", "hostile", "described")
+        elif action == "name":
+            w.servers.select("hostile")
+            await turns(0.1)
+            long_name = next(it.key for it in w.catalog.models["tools"].items() if len(it.key) > 1000)
+            w.catalog.select("tools", "hostile", long_name)
+        elif action == "select":
+            await turns(0.1)
+            w.catalog.select("tools", "hostile", "tool_25000")
+            await turns(0.2)
+            # And as a person does it: a click on another row of the list.
+            view = w.catalog.views["tools"]
+            idx = view.model().index(view.currentIndex().row() + 3, 0)
+            view.scrollTo(idx)
+            await turns(0.1)
+            QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=view.visualRect(idx).center())
+        await turns(0.05)
+        w.repaint()  # what a real window does next; offscreen, the backing store is painted too
+        await turns(0.5)
+        stall = meter.stop()
+        profile_stop()
+        peak = _status_kb("VmHWM")
+        print(f"RESULT {stall * 1000:.1f} {(peak - baseline) / 1024:.1f} {peak / 1024:.1f}", flush=True)
+        await c.shutdown()
+
+    with loop:
+        loop.run_until_complete(main())
+
+
+# --- parent ----------------------------------------------------------------------------------
+def _env(config_dir: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env["QT_QPA_PLATFORM"] = os.environ.get("BENCH_QPA", "offscreen")
+    env["MCP_DESK_CONFIG_DIR"] = config_dir
+    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as bench_ui: an installed app has its bytecode
+    return env
+
+
+def run_scenario(name: str, cap: float) -> tuple[str, str, float]:
+    """(stall text, memory text, payload MB) of one scenario in a fresh process."""
+    options, payload, _ = SCENARIOS[name]
+    with tempfile.TemporaryDirectory(prefix="mcp-desk-hostile-") as cfg:
+        server = {
+            "command": PY,
+            "args": ["-m", "tests.servers.faults.hostile_server", *options],
+            "cwd": str(REPO),
+        }
+        Path(cfg, "servers.json").write_text(
+            json.dumps({"mcpServers": {"hostile": server}}), encoding="utf-8"
+        )
+        proc = subprocess.Popen(
+            [PY, __file__, "--child", name],
+            env=_env(cfg),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert proc.stdout is not None
+        started: float | None = None
+        setup_deadline = time.monotonic() + 300
+        baseline_kb = 0
+        result: list[str] | None = None
+        buf = ""
+        while result is None:
+            deadline = started + cap if started is not None else setup_deadline
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            ready, _, _ = select.select([proc.stdout], [], [], min(left, 1.0))
+            if not ready:
+                if proc.poll() is not None:
+                    break
+                continue
+            line = proc.stdout.readline()
+            if not line:
+                break
+            buf += line
+            if line.startswith("MEASURE"):
+                started = time.monotonic()
+                baseline_kb = _pid_status_kb(proc.pid, "VmRSS")
+            elif line.startswith("RESULT "):
+                result = line.split()[1:]
+        if result is not None:
+            proc.wait(timeout=60)
+            return f"{float(result[0]):.0f}", f"{float(result[1]):.0f}", payload / MB
+        if started is not None and proc.poll() is None:
+            peak_kb = _pid_status_kb(proc.pid, "VmHWM")
+            proc.kill()
+            proc.wait()
+            return f"> {cap:.0f} s", f">= {(peak_kb - baseline_kb) / 1024:.0f}", payload / MB
+        proc.kill()
+        _, err = proc.communicate()
+        raise SystemExit(f"{name}: child failed before measuring:\n{buf}\n{err[-4000:]}")
+
+
+def main(argv: list[str]) -> None:
+    if argv[:1] == ["--child"]:
+        child(argv[1])
+        return
+    cap = float(os.environ.get("BENCH_CAP", "60"))
+    names = argv or list(SCENARIOS)
+    unknown = [n for n in names if n not in SCENARIOS]
+    if unknown:
+        raise SystemExit(f"unknown scenario(s) {unknown}; choose from {list(SCENARIOS)}")
+    print(f"{'scenario':28} | {'stall ms':>9} | {'peak RSS MB':>11} | {'payload MB':>10}")
+    print(f"{'-' * 28}-+-{'-' * 9}-+-{'-' * 11}-+-{'-' * 10}")
+    for name in names:
+        stall, mem, payload = run_scenario(name, cap)
+        print(f"{LABELS[name]:28} | {stall:>9} | {mem:>11} | {payload:>10.1f}", flush=True)
+    print("stall: longest Qt event-loop gap during the scenario; peak RSS: VmHWM minus VmRSS before it")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
