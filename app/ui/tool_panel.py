@@ -8,6 +8,8 @@ from typing import Any
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -20,8 +22,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.results import ResultView
-from app.ui.safe_text import plain_label
+from app.ui.elide import ElidedLabel, breakable, cap_end, cap_middle
+from app.ui.results import ResultView, TextBlock
+from app.ui.safe_text import plain_label, plain_tooltip
 
 logger = logging.getLogger(__name__)
 
@@ -131,6 +134,8 @@ class ToolPanel(QWidget):
     run_requested = Signal()
     cancel_requested = Signal()
 
+    DESCRIPTION_CHARS = 5_000
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.server: str | None = None
@@ -140,14 +145,17 @@ class ToolPanel(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(6, 6, 6, 6)
 
-        self.title = plain_label("", wrap=True)
+        # Title and name are one elided line each: a server's 100 KB name must not widen the window.
+        self.title = ElidedLabel()
+        self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         f = self.title.font()
         f.setPointSizeF(f.pointSizeF() * 1.3)
         f.setBold(True)
         self.title.setFont(f)
         self.title.setAccessibleName("Tool title")
         outer.addWidget(self.title)
-        self.name = plain_label("", wrap=False)
+        self.name = ElidedLabel()
+        self.name.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.name.setStyleSheet("color: palette(mid); font-family: monospace;")
         self.name.setAccessibleName("Tool name")
         outer.addWidget(self.name)
@@ -168,6 +176,16 @@ class ToolPanel(QWidget):
         self.desc_area.setFrameShape(QFrame.Shape.NoFrame)
         self.desc_area.setWidget(self.description)
         outer.addWidget(self.desc_area)
+        self.full_description = QPushButton(self.tr("Show the full description…"))
+        self.full_description.setObjectName("fullDescription")
+        self.full_description.clicked.connect(self.show_full_description)
+        self.full_description.hide()
+        desc_row = QHBoxLayout()
+        desc_row.addWidget(self.full_description)
+        desc_row.addStretch(1)
+        outer.addLayout(desc_row)
+        self.description_dialog: QDialog | None = None
+        self._description = ""
 
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setObjectName("toolSplitter")
@@ -217,8 +235,10 @@ class ToolPanel(QWidget):
         self.run_button.setEnabled(True)
         title = getattr(tool, "title", None) or tool.name
         self.title.setText(title)
+        self.title.setToolTip(plain_tooltip(cap_middle(title, 500)))
         self.name.setText(f"{server}/{tool.name}")
-        self.description.setText(clean_description(getattr(tool, "description", None)))
+        self.name.setToolTip(plain_tooltip(cap_middle(f"{server}/{tool.name}", 500)))
+        self._set_description(clean_description(getattr(tool, "description", None)))
         # As tall as the text, up to about eight lines; longer descriptions scroll.
         lines = self.description.text().count("\n") + 1 + len(self.description.text()) // 110
         self.desc_area.setFixedHeight(min(8, max(1, lines)) * self.fontMetrics().lineSpacing() + 6)
@@ -233,6 +253,41 @@ class ToolPanel(QWidget):
             self._restore(old_value)
         if not same:
             self.result.clear()
+
+    def _set_description(self, text: str) -> None:
+        """A label holds at most DESCRIPTION_CHARS of it (wrapping a label costs more than linear
+        time in its length); a longer description is one click away, in a text view."""
+        self._description = text
+        if len(text) > self.DESCRIPTION_CHARS:
+            shown = cap_end(text, self.DESCRIPTION_CHARS)
+            self.full_description.show()
+        else:
+            shown = text
+            self.full_description.hide()
+        # Long runs without spaces get break opportunities, or the label would be as wide as they are.
+        self.description.setText(breakable(shown, 80))
+
+    @Slot()
+    def show_full_description(self) -> None:
+        """The whole description in a window of its own (not modal: the panel stays usable)."""
+        if self.description_dialog is not None:
+            self.description_dialog.close()
+        dialog = QDialog(self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.setWindowTitle(self.tr("Description of {name}").format(name=cap_middle(self.tool.name, 80)))
+        lay = QVBoxLayout(dialog)
+        lay.addWidget(TextBlock(self._description, stem="description"), 1)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(dialog.close)
+        lay.addWidget(buttons)
+        dialog.resize(760, 520)
+        dialog.destroyed.connect(self._description_closed)
+        self.description_dialog = dialog
+        dialog.show()
+
+    @Slot()
+    def _description_closed(self) -> None:
+        self.description_dialog = None
 
     def _fit_splitter(self) -> None:
         """Give the form what it needs (up to 80% until there is an answer) and the answer the rest."""
