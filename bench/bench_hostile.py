@@ -7,14 +7,16 @@
 
 Each scenario runs in a fresh `python bench/bench_hostile.py --child SCENARIO` process (offscreen Qt,
 the real main window on a temporary config folder with one server,
-`tests/servers/faults/hostile_server.py`). The child connects, then starts a QTimer firing every
-5 ms that records the longest gap between two firings: that is the longest time the Qt event loop
-could not answer the person (a click, a repaint). While it runs the child does what a person would:
+`tests/servers/faults/hostile_server.py`). A QTimer firing every 5 ms records the longest gap
+between two firings: the longest time the Qt event loop could not answer the person (a click, a
+repaint). The child connects (that gap is the "connect" column), selects the server and shows the
+tool `echo` (the first tool shown builds the panel: a one-time cost), then measures what a person
+would do next:
 
   result-*     select the tool `big`, press Run, wait for the answer, repaint the window
   description  select the tool `described` (5 MB description), repaint
   name         select the server (its list shows a tool with a 100 KB name), select that tool, repaint
-  tools-50k    select one tool of 50,000
+  tools-50k    select one tool of 50,000 (by the program, then by a click on another row)
 
 and then lets the loop run idle for half a second more (late layouts and paints count too).
 
@@ -147,16 +149,19 @@ def child(scenario: str) -> None:
         w.start_engine()
         # The first tool shown imports the forms package (and jsonschema): a one-time cost of any
         # tool, not of a hostile one, so it is paid before the measured part.
-        import app.ui.forms  # noqa: F401
+        import app.ui.forms
+
+        await c.ensure_engine()
+        # So is the first connection's import of the transport and the SDK client.
+        import mcp.client.session  # noqa: F401
+
+        import app.mcp.stdio
+        import app.mcp.target  # noqa: F401
 
         await turns(0.3)
         meter = StallMeter()
-        if action == "name":
-            # The list is filled when the server is ready: connecting is part of what is measured.
-            baseline = _status_kb("VmRSS")
-            print("MEASURE", flush=True)
-            meter.start()
-            profile_start()
+        # Connecting (listing the catalog, filling the lists) is measured on its own.
+        meter.start()
         await c.connect_server("hostile")
         conn = c.connection("hostile")
         assert conn is not None
@@ -168,16 +173,18 @@ def child(scenario: str) -> None:
             await asyncio.sleep(0.05)
         if row is None or row.state != "ready":
             raise SystemExit(f"hostile server not ready: {row}")
+        await turns(0.3)
+        connect_stall = meter.stop()
         if action != "name":
             w.servers.select("hostile")
             await turns(0.3)
             # The first tool shown builds the tool panel: a one-time cost, paid on `echo`.
             w.catalog.select("tools", "hostile", "echo")
             await turns(0.3)
-            baseline = _status_kb("VmRSS")
-            print("MEASURE", flush=True)
-            meter.start()
-            profile_start()
+        baseline = _status_kb("VmRSS")
+        print(f"MEASURE {connect_stall * 1000:.1f}", flush=True)
+        meter.start()
+        profile_start()
         if action == "run":
             w.catalog.select("tools", "hostile", "big")
             await turns(0.1)
@@ -208,7 +215,7 @@ def child(scenario: str) -> None:
         stall = meter.stop()
         profile_stop()
         peak = _status_kb("VmHWM")
-        print(f"RESULT {stall * 1000:.1f} {(peak - baseline) / 1024:.1f} {peak / 1024:.1f}", flush=True)
+        print(f"RESULT {stall * 1000:.1f} {(peak - baseline) / 1024:.1f}", flush=True)
         await c.shutdown()
 
     with loop:
@@ -225,8 +232,8 @@ def _env(config_dir: str) -> dict[str, str]:
     return env
 
 
-def run_scenario(name: str, cap: float) -> tuple[str, str, float]:
-    """(stall text, memory text, payload MB) of one scenario in a fresh process."""
+def run_scenario(name: str, cap: float) -> tuple[str, str, float, str]:
+    """(stall, memory, payload MB, stall while connecting) of one scenario in a fresh process."""
     options, payload, _ = SCENARIOS[name]
     with tempfile.TemporaryDirectory(prefix="mcp-desk-hostile-") as cfg:
         server = {
@@ -248,6 +255,7 @@ def run_scenario(name: str, cap: float) -> tuple[str, str, float]:
         started: float | None = None
         setup_deadline = time.monotonic() + 300
         baseline_kb = 0
+        connect_ms = "?"
         result: list[str] | None = None
         buf = ""
         while result is None:
@@ -264,19 +272,20 @@ def run_scenario(name: str, cap: float) -> tuple[str, str, float]:
             if not line:
                 break
             buf += line
-            if line.startswith("MEASURE"):
+            if line.startswith("MEASURE "):
                 started = time.monotonic()
+                connect_ms = f"{float(line.split()[1]):.0f}"
                 baseline_kb = _pid_status_kb(proc.pid, "VmRSS")
             elif line.startswith("RESULT "):
                 result = line.split()[1:]
         if result is not None:
             proc.wait(timeout=60)
-            return f"{float(result[0]):.0f}", f"{float(result[1]):.0f}", payload / MB
+            return f"{float(result[0]):.0f}", f"{float(result[1]):.0f}", payload / MB, connect_ms
         if started is not None and proc.poll() is None:
             peak_kb = _pid_status_kb(proc.pid, "VmHWM")
             proc.kill()
             proc.wait()
-            return f"> {cap:.0f} s", f">= {(peak_kb - baseline_kb) / 1024:.0f}", payload / MB
+            return f"> {cap:.0f} s", f">= {(peak_kb - baseline_kb) / 1024:.0f}", payload / MB, connect_ms
         proc.kill()
         _, err = proc.communicate()
         raise SystemExit(f"{name}: child failed before measuring:\n{buf}\n{err[-4000:]}")
@@ -291,12 +300,15 @@ def main(argv: list[str]) -> None:
     unknown = [n for n in names if n not in SCENARIOS]
     if unknown:
         raise SystemExit(f"unknown scenario(s) {unknown}; choose from {list(SCENARIOS)}")
-    print(f"{'scenario':28} | {'stall ms':>9} | {'peak RSS MB':>11} | {'payload MB':>10}")
-    print(f"{'-' * 28}-+-{'-' * 9}-+-{'-' * 11}-+-{'-' * 10}")
+    print(
+        f"{'scenario':28} | {'stall ms':>9} | {'peak RSS MB':>11} | {'payload MB':>10} | {'connect ms':>10}"
+    )
+    print(f"{'-' * 28}-+-{'-' * 9}-+-{'-' * 11}-+-{'-' * 10}-+-{'-' * 10}")
     for name in names:
-        stall, mem, payload = run_scenario(name, cap)
-        print(f"{LABELS[name]:28} | {stall:>9} | {mem:>11} | {payload:>10.1f}", flush=True)
-    print("stall: longest Qt event-loop gap during the scenario; peak RSS: VmHWM minus VmRSS before it")
+        stall, mem, payload, connect = run_scenario(name, cap)
+        print(f"{LABELS[name]:28} | {stall:>9} | {mem:>11} | {payload:>10.1f} | {connect:>10}", flush=True)
+    print("stall: longest Qt event-loop gap during the scenario; peak RSS: VmHWM minus VmRSS before it;")
+    print("connect: longest gap while connecting and listing (before the scenario, not in its figures)")
 
 
 if __name__ == "__main__":

@@ -22,9 +22,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.elide import ElidedLabel, breakable, cap_end, cap_middle
+from app.ui.elide import ELLIPSIS, ElidedLabel, cap_middle, preview
 from app.ui.results import ResultView, TextBlock
 from app.ui.safe_text import plain_label, plain_tooltip
+from app.ui.widgets import TextLabel
 
 logger = logging.getLogger(__name__)
 
@@ -169,12 +170,9 @@ class ToolPanel(QWidget):
         self.removed.setStyleSheet("background: #fff3cd; color: #5d4300; padding: 6px; border-radius: 4px;")
         self.removed.hide()
         outer.addWidget(self.removed)
-        self.description = plain_label("", wrap=True)
+        self.description = TextLabel()
         self.description.setAccessibleName("Tool description")
-        self.desc_area = QScrollArea()
-        self.desc_area.setWidgetResizable(True)
-        self.desc_area.setFrameShape(QFrame.Shape.NoFrame)
-        self.desc_area.setWidget(self.description)
+        self.desc_area = self.description  # it scrolls by itself; the name is kept for its height
         outer.addWidget(self.desc_area)
         self.full_description = QPushButton(self.tr("Show the full description…"))
         self.full_description.setObjectName("fullDescription")
@@ -255,17 +253,12 @@ class ToolPanel(QWidget):
             self.result.clear()
 
     def _set_description(self, text: str) -> None:
-        """A label holds at most DESCRIPTION_CHARS of it (wrapping a label costs more than linear
-        time in its length); a longer description is one click away, in a text view."""
+        """The panel holds at most DESCRIPTION_CHARS of it, long lines broken for display; a longer
+        description is one click away, in a text view with "Show all" and "Save to file…"."""
         self._description = text
-        if len(text) > self.DESCRIPTION_CHARS:
-            shown = cap_end(text, self.DESCRIPTION_CHARS)
-            self.full_description.show()
-        else:
-            shown = text
-            self.full_description.hide()
-        # Long runs without spaces get break opportunities, or the label would be as wide as they are.
-        self.description.setText(breakable(shown, 80))
+        shown, truncated = preview(text, self.DESCRIPTION_CHARS)
+        self.full_description.setVisible(truncated)
+        self.description.setText(shown + ELLIPSIS if truncated else shown)
 
     @Slot()
     def show_full_description(self) -> None:

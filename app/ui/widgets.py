@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QToolButton, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextOption
+from PySide6.QtWidgets import QFrame, QPlainTextEdit, QToolButton, QWidget
 
 
 def tool_button(
@@ -15,3 +17,29 @@ def tool_button(
         button.setToolTip(tip)
     button.setAutoRaise(auto_raise)
     return button
+
+
+class TextLabel(QPlainTextEdit):
+    """Read-only, wrapped text that looks like a label but lays out like a text view.
+
+    A word-wrapped QLabel measures its whole text (several times, to find a good width) on each
+    layout: 5,000 characters cost tens of milliseconds. A QPlainTextEdit lays out only what is on
+    screen, and wraps a long run without spaces anywhere. `text()` is what it holds.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setReadOnly(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        self.setTabChangesFocus(True)
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.viewport().setAutoFillBackground(False)
+        self.setStyleSheet("QPlainTextEdit { background: transparent; }")
+        self.document().setDocumentMargin(0)
+
+    def setText(self, text: str) -> None:
+        self.setPlainText(text)
+
+    def text(self) -> str:
+        return self.toPlainText()
