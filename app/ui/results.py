@@ -258,7 +258,7 @@ class TextBlock(QWidget):
                 text = self.tr("Showing the first {shown:,} of {total:,} characters.")
             self.notice.setText(text.format(shown=self._shown_to, total=total))
             self.notice.show()
-        elif self.save_button.isVisible() or self.show_all_button.isVisible() or self._feed_timer.isActive():
+        elif not self.save_button.isHidden():  # (isVisible is False until the block is on screen)
             self.notice.setText(
                 self.tr("Long lines are broken for display; the saved file keeps them whole.")
             )

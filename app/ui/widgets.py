@@ -43,3 +43,11 @@ class TextLabel(QPlainTextEdit):
 
     def text(self) -> str:
         return self.toPlainText()
+
+    # The questions one asks a QLabel showing server text, answered: a QPlainTextEdit only ever
+    # holds plain text, and has no links to open.
+    def textFormat(self) -> Qt.TextFormat:
+        return Qt.TextFormat.PlainText
+
+    def openExternalLinks(self) -> bool:
+        return False
