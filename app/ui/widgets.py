@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QTextOption
+from PySide6.QtGui import QPalette, QTextOption
 from PySide6.QtWidgets import QFrame, QPlainTextEdit, QToolButton, QWidget
 
 
@@ -34,8 +34,11 @@ class TextLabel(QPlainTextEdit):
         self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         self.setTabChangesFocus(True)
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
-        self.viewport().setAutoFillBackground(False)
-        self.setStyleSheet("QPlainTextEdit { background: transparent; }")
+        # The window's colour behind the text, like a label's (a style sheet would restyle the
+        # scroll bar too).
+        palette = self.palette()
+        palette.setColor(QPalette.ColorRole.Base, palette.color(QPalette.ColorRole.Window))
+        self.setPalette(palette)
         self.document().setDocumentMargin(0)
 
     def setText(self, text: str) -> None:
