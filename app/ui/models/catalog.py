@@ -356,6 +356,20 @@ class CatalogFilterModel(QAbstractListModel):
         old = self._visible
         if len(old) == len(new) and all(a is b for a, b in zip(old, new, strict=True)):
             return
+        if not old or not new:
+            # A server's first listing (or its going away): one insert or one removal, without
+            # the key sets a diff needs (a quarter of a second for 50,000 tools).
+            if old:
+                self.beginRemoveRows(QModelIndex(), 0, len(old) - 1)
+                self._visible = []
+                self._row_of = None
+                self.endRemoveRows()
+            else:
+                self.beginInsertRows(QModelIndex(), 0, len(new) - 1)
+                self._visible = list(new)
+                self._row_of = None
+                self.endInsertRows()
+            return
         key = _item_key
         new_keys = {key(it) for it in new}
         old_keys = {key(it) for it in old}
