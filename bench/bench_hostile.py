@@ -23,7 +23,8 @@ and then lets the loop run idle for half a second more (late layouts and paints 
 
 Memory: VmHWM (this process's peak resident size) at the end, minus VmRSS just before the measured
 part (the window open and connected). Anything the engine and the SDK hold of the payload (the line
-read from the pipe, the parsed message) is in it as well as what the window adds.
+read from the pipe, the parsed message) is in it as well as what the window adds; for answers,
+"view" is the window's own share: VmRSS after the answer is shown minus VmRSS just before.
 
 A child whose loop is still frozen `BENCH_CAP` seconds (default 60) after the measured part started
 is killed and reported as "> 60 s" (its memory figure is then its peak until it was killed).
@@ -164,6 +165,7 @@ def child(scenario: str) -> None:
 
         await turns(0.3)
         meter = StallMeter()
+        view_rss: list[int] = []
         # Connecting (listing the catalog, filling the lists) is measured on its own.
         meter.start()
         await c.connect_server("hostile")
@@ -194,6 +196,15 @@ def child(scenario: str) -> None:
             await turns(0.1)
             done = asyncio.Event()
             w.call_finished.connect(lambda *_: done.set())
+            result_view = w.tool_panel.result
+            show_result = result_view.show_result
+
+            def measured_show(*args: Any, **kwargs: Any) -> None:
+                # What the view itself keeps: resident size before the answer is shown, and after.
+                view_rss.append(_status_kb("VmRSS"))
+                show_result(*args, **kwargs)
+
+            result_view.show_result = measured_show  # type: ignore[method-assign]
             w.tool_panel.run_button.click()
             await done.wait()
         elif action == "describe":
@@ -219,7 +230,8 @@ def child(scenario: str) -> None:
         stall = meter.stop()
         profile_stop()
         peak = _status_kb("VmHWM")
-        print(f"RESULT {stall * 1000:.1f} {(peak - baseline) / 1024:.1f}", flush=True)
+        view_mb = (_status_kb("VmRSS") - view_rss[0]) / 1024 if view_rss else 0.0
+        print(f"RESULT {stall * 1000:.1f} {(peak - baseline) / 1024:.1f} {view_mb:.1f}", flush=True)
         await c.shutdown()
 
     with loop:
@@ -284,7 +296,10 @@ def run_scenario(name: str, cap: float) -> tuple[str, str, float, str]:
                 result = line.split()[1:]
         if result is not None:
             proc.wait(timeout=60)
-            return f"{float(result[0]):.0f}", f"{float(result[1]):.0f}", payload / MB, connect_ms
+            mem = f"{float(result[1]):.0f}"
+            if SCENARIOS[name][2] == "run":
+                mem += f" (view {float(result[2]):.0f})"
+            return f"{float(result[0]):.0f}", mem, payload / MB, connect_ms
         if started is not None and proc.poll() is None:
             peak_kb = _pid_status_kb(proc.pid, "VmHWM")
             proc.kill()
@@ -307,9 +322,9 @@ def main(argv: list[str]) -> None:
     if unknown:
         raise SystemExit(f"unknown scenario(s) {unknown}; choose from {list(SCENARIOS)}")
     print(
-        f"{'scenario':28} | {'stall ms':>9} | {'peak RSS MB':>11} | {'payload MB':>10} | {'connect ms':>10}"
+        f"{'scenario':28} | {'stall ms':>9} | {'peak RSS MB':>18} | {'payload MB':>10} | {'connect ms':>10}"
     )
-    print(f"{'-' * 28}-+-{'-' * 9}-+-{'-' * 11}-+-{'-' * 10}-+-{'-' * 10}")
+    print(f"{'-' * 28}-+-{'-' * 9}-+-{'-' * 18}-+-{'-' * 10}-+-{'-' * 10}")
     runs = int(os.environ.get("BENCH_RUNS", "3"))
     for name in names:
         results = [run_scenario(name, cap) for _ in range(runs)]
@@ -317,11 +332,12 @@ def main(argv: list[str]) -> None:
             stall, mem, payload, connect = next(r for r in results if r[0].startswith(">"))
         else:  # the median run by stall (a shared machine makes single runs noisy)
             stall, mem, payload, connect = sorted(results, key=lambda r: float(r[0]))[len(results) // 2]
-        print(f"{LABELS[name]:28} | {stall:>9} | {mem:>11} | {payload:>10.1f} | {connect:>10}", flush=True)
+        print(f"{LABELS[name]:28} | {stall:>9} | {mem:>18} | {payload:>10.1f} | {connect:>10}", flush=True)
     print(
         f"each row: the median of {runs} fresh processes by stall (BENCH_RUNS); a frozen one counts as such"
     )
-    print("stall: longest Qt event-loop gap during the scenario; peak RSS: VmHWM minus VmRSS before it;")
+    print("stall: longest Qt event-loop gap during the scenario; peak RSS: VmHWM minus VmRSS before it")
+    print("(view: what the process still holds after the answer is shown, over what it held just before)")
     print("connect: longest gap while connecting and listing (before the scenario, not in its figures)")
 
 

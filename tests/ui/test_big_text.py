@@ -73,6 +73,7 @@ def test_five_megabyte_answer_is_a_bounded_preview_and_saves_exactly(
     from PySide6.QtWidgets import QFileDialog
 
     from app.ui.elide import LINE_CHARS
+    from app.ui.models.log import TrafficModel
     from app.ui.results import TextBlock
 
     with window_on(qtbot, config_dir, "--result-bytes", str(FIVE_MB)) as w:
@@ -94,6 +95,18 @@ def test_five_megabyte_answer_is_a_bounded_preview_and_saves_exactly(
         assert not block.markdown_toggle.isEnabled()  # the Markdown view is never fed megabytes
         assert_within_window(w)
         assert w.tool_panel.result.area.horizontalScrollBar().maximum() == 0
+
+        # The raw message in the traffic pane is bounded too: its long string is shown cut.
+        bottom = w.bottom
+        bottom.setCurrentWidget(bottom._traffic_page)
+        answers = [
+            r
+            for r in range(bottom.traffic_filter.rowCount())
+            if "result" in bottom.traffic_filter.index(r, 0).data(TrafficModel.RowRole).message
+        ]
+        bottom.traffic_view.setCurrentIndex(bottom.traffic_filter.index(answers[-1], 0))
+        detail = bottom.traffic_detail.toPlainText()
+        assert "more characters" in detail and len(detail) < 20_000
 
         # Save to file…: a dialog opened with open() (the loop keeps running), the file exact.
         block.save_button.click()
@@ -255,6 +268,17 @@ def test_display_lines_keep_the_text_and_bound_every_line(text: str) -> None:
     assert (pieces[-1][1] if pieces else 0) == len(text)
     if len(text) <= LINE_CHARS:
         assert display_text(text) == text  # short text is shown as it is
+
+
+def test_markdown_view_is_never_fed_more_than_its_bound(qtbot: Any) -> None:
+    from app.ui.markdown_view import SafeMarkdownView
+
+    view = SafeMarkdownView()
+    qtbot.addWidget(view)
+    view.set_markdown("y" * 1_000_000)
+    text = view.toPlainText()
+    assert text.count("y") == SafeMarkdownView.MAX_CHARS
+    assert "The text goes on" in text
 
 
 def test_cap_middle_and_json_preview_are_bounded() -> None:
