@@ -152,16 +152,16 @@ def child(scenario: str) -> None:
         w.resize(1280, 820)
         w.show()
         w.start_engine()
-        # The first tool shown imports the forms package (and jsonschema): a one-time cost of any
-        # tool, not of a hostile one, so it is paid before the measured part.
-        import app.ui.forms
-
+        # The engine is imported on a worker thread: wait for it before importing anything else
+        # (two threads importing pydantic at once can meet a half-initialised module).
         await c.ensure_engine()
-        # So is the first connection's import of the transport and the SDK client.
+        # The first tool shown imports the forms package (and jsonschema), the first connection
+        # the transport and the SDK client: one-time costs of any server, paid before measuring.
         import mcp.client.session  # noqa: F401
 
         import app.mcp.stdio
-        import app.mcp.target  # noqa: F401
+        import app.mcp.target
+        import app.ui.forms  # noqa: F401
 
         await turns(0.3)
         meter = StallMeter()
