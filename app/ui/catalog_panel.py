@@ -28,6 +28,9 @@ def make_list(name: str) -> QListView:
     view.setObjectName(name)
     view.setAccessibleName(name)
     view.setUniformItemSizes(True)  # 10,000 rows: never measure every row
+    # A long name is elided in the middle (its start and end tell tools apart), never wider.
+    view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+    view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     # Lay a long list out in batches across loop turns: the rows on screen come first, so a
     # keystroke that brings back 10,000 rows does not wait for all of them.
     view.setLayoutMode(QListView.LayoutMode.Batched)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.ui.elide import json_preview, preview
 from app.ui.models.history import HistoryEntry, HistoryModel
 from app.ui.models.log import LEVELS, LogModel, ServerLevelFilter, TrafficModel, TrafficRow
 from app.ui.safe_text import plain_label, visible_line
@@ -223,7 +224,8 @@ class BottomDock(QTabWidget):
     @Slot(QModelIndex, QModelIndex)
     def _traffic_current(self, cur: QModelIndex, prev: QModelIndex) -> None:
         row = cur.data(TrafficModel.RowRole) if cur.isValid() else None
-        self.traffic_detail.setPlainText(row.as_json() if row is not None else "")
+        # Bounded: a 100 MB answer is shown with its long strings cut (Copy message copies it all).
+        self.traffic_detail.setPlainText(preview(json_preview(row.message))[0] if row is not None else "")
 
     @Slot()
     def copy_selected_traffic(self) -> None:

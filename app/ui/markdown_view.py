@@ -32,12 +32,25 @@ class SafeMarkdownView(QTextBrowser):
         # Images and style sheets referenced by server text are never fetched or read from disk.
         return None
 
+    # QTextBrowser lays out the whole document at once, and a long run without spaces in one
+    # paragraph costs far more than linear time: the view gets at most this much, runs made breakable.
+    MAX_CHARS = 50_000
+
     def set_markdown(self, text: str) -> None:
+        from app.ui.elide import breakable
+
+        if len(text) > self.MAX_CHARS:
+            note = self.tr(
+                "(The text goes on: the Markdown view shows its first %n characters.)", "", self.MAX_CHARS
+            )
+            text = text[: self.MAX_CHARS] + "\n\n" + note
         # Raw HTML inside Markdown is not rendered: MarkdownNoHTML keeps it as literal text.
         from app.mcp.visible import visible  # bidi and invisible characters shown, as in plain text
 
         features = QTextDocument.MarkdownFeature
-        self.document().setMarkdown(visible(text), features.MarkdownDialectGitHub | features.MarkdownNoHTML)
+        self.document().setMarkdown(
+            breakable(visible(text)), features.MarkdownDialectGitHub | features.MarkdownNoHTML
+        )
 
     @Slot(QUrl)
     def _clicked(self, url: QUrl) -> None:

@@ -14,11 +14,12 @@ import binascii
 import json
 import logging
 import mimetypes
+import threading
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt, QUrl, Signal, Slot
-from PySide6.QtGui import QGuiApplication, QImage, QPixmap
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, QUrl, Signal, Slot
+from PySide6.QtGui import QGuiApplication, QImage, QPixmap, QTextCursor, QTextOption
 from PySide6.QtWidgets import (
     QFileDialog,
     QFrame,
@@ -35,8 +36,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.ui.elide import PREVIEW_CHARS, cap_end, cap_middle, display_pieces, json_preview
 from app.ui.markdown_view import SafeMarkdownView
-from app.ui.safe_text import plain_label, plain_tooltip, visible, visible_json, visible_line
+from app.ui.safe_text import plain_label, plain_tooltip, visible, visible_line
 from app.ui.widgets import tool_button
 
 logger = logging.getLogger(__name__)
@@ -71,12 +73,55 @@ def decode_b64(data: Any) -> bytes | None:
         return None
 
 
-def save_bytes(parent: QWidget, data: bytes, suggested: str) -> None:
-    """Ask where to save and write the bytes (a sync slot: the static dialog is fine here)."""
-    path, _ = QFileDialog.getSaveFileName(parent, "Save as", visible_line(suggested))  # no rtl\u202egnp.exe
-    if path:
-        with open(path, "wb") as fh:
-            fh.write(data)
+def save_bytes(parent: QWidget, data: bytes | str, suggested: str) -> QFileDialog:
+    """Ask where to save (a dialog opened with open(), no nested loop) and write `data` there
+    (text as UTF-8, exactly)."""
+    writer = BackgroundWriter(parent)
+    return ask_save_path(parent, suggested, lambda path: writer.write(path, data))
+
+
+def ask_save_path(parent: QWidget, suggested: str, on_path: Callable[[str], None]) -> QFileDialog:
+    """A save dialog opened with open(): `on_path` gets the chosen path when the person accepts."""
+    dialog = QFileDialog(parent, QCoreApplication.translate("ResultView", "Save as"))
+    dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+    dialog.setFileMode(QFileDialog.FileMode.AnyFile)
+    dialog.selectFile(visible_line(suggested))  # no rtl\u202egnp.exe posing as a picture
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.fileSelected.connect(on_path)
+    dialog.open()
+    return dialog
+
+
+class BackgroundWriter(QObject):
+    """Writes text or bytes to a file on a worker thread, in slices, so a 100 MB answer is saved
+    without freezing the window; the text is written exactly (no newline translation).
+
+    Signals:
+        finished(path, error): the file is written (error is "" then) or could not be.
+    """
+
+    finished = Signal(str, str)
+    SLICE = 1 << 20
+
+    def write(self, path: str, data: str | bytes) -> None:
+        threading.Thread(target=self._write, args=(path, data), name="save-result", daemon=True).start()
+
+    def _write(self, path: str, data: str | bytes) -> None:
+        try:
+            if isinstance(data, str):
+                with open(path, "w", encoding="utf-8", newline="") as fh:
+                    for i in range(0, len(data), self.SLICE):
+                        fh.write(data[i : i + self.SLICE])
+            else:
+                with open(path, "wb") as fh:
+                    view = memoryview(data)
+                    for i in range(0, len(view), self.SLICE):
+                        fh.write(view[i : i + self.SLICE])
+        except OSError as exc:
+            logger.info("could not save %s: %s", path, exc)
+            self.finished.emit(path, exc.strerror or str(exc))
+            return
+        self.finished.emit(path, "")
 
 
 def suggested_name(stem: str, mime: str | None) -> str:
@@ -87,31 +132,85 @@ def suggested_name(stem: str, mime: str | None) -> str:
 
 
 class TextBlock(QWidget):
-    """Plain text by default; a Markdown view that fetches nothing and asks before opening links."""
+    """Plain text by default; a Markdown view that fetches nothing and asks before opening links.
+
+    Text of any length keeps the window responsive: what is shown is a preview of the first
+    `PREVIEW_CHARS` characters with long lines broken for display (see `app.ui.elide`); "Show
+    all" adds the rest in slices, one per loop turn (up to `FULL_VIEW_CHARS`), and "Save to
+    file…" writes the exact text. The Markdown view is offered for texts up to `MARKDOWN_CHARS`.
+
+    Signals:
+        link_requested(url): the person clicked a link in the Markdown view.
+        fully_shown(): "Show all" has put everything it will show into the view.
+        saved(path, error): "Save to file…" finished (error is "" when the file was written).
+    """
 
     link_requested = Signal(QUrl)
+    fully_shown = Signal()
+    saved = Signal(str, str)
 
-    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+    PREVIEW_CHARS = PREVIEW_CHARS
+    FULL_VIEW_CHARS = 10_000_000  # beyond this "Show all" stops: QTextDocument keeps 2 bytes a char
+    SLICE_CHARS = 200_000  # what "Show all" adds per loop turn (a few ms of layout)
+    MARKDOWN_CHARS = 50_000
+
+    def __init__(self, text: str, parent: QWidget | None = None, *, stem: str = "result") -> None:
         super().__init__(parent)
         self._text = text
+        self._stem = stem
+        self.save_dialog: QFileDialog | None = None
+        self._writer = BackgroundWriter(self)
+        self._writer.finished.connect(self._saved)
+        self._feed_timer = QTimer(self)
+        self._feed_timer.setInterval(0)
+        self._feed_timer.timeout.connect(self._feed)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         bar = QHBoxLayout()
-        bar.addStretch(1)
-        self.markdown_toggle = tool_button("Markdown view")
+        self.notice = plain_label("", wrap=True)
+        self.notice.setObjectName("textNotice")
+        self.notice.setStyleSheet("color: palette(mid);")
+        bar.addWidget(self.notice, 1)
+        self.show_all_button = QPushButton(self.tr("Show all"))
+        self.show_all_button.setToolTip(self.tr("Show the whole text here (it is added a part at a time)"))
+        self.show_all_button.clicked.connect(self.show_all)
+        bar.addWidget(self.show_all_button)
+        self.save_button = QPushButton(self.tr("Save to file…"))
+        self.save_button.setToolTip(self.tr("Save the whole text, exactly as the server sent it"))
+        self.save_button.clicked.connect(self.save_to_file)
+        bar.addWidget(self.save_button)
+        self.markdown_toggle = tool_button(self.tr("Markdown view"))
         self.markdown_toggle.setCheckable(True)
-        self.markdown_toggle.setToolTip("Show the text formatted as Markdown (no images are loaded)")
+        self.markdown_toggle.setToolTip(self.tr("Show the text formatted as Markdown (no images are loaded)"))
         bar.addWidget(self.markdown_toggle)
         lay.addLayout(bar)
         self.stack = QStackedWidget()
         self.plain = QPlainTextEdit()
         self.plain.setReadOnly(True)
-        self.plain.setPlainText(visible(text))
-        self.plain.setAccessibleName("Result text")
+        # A long run without spaces wraps anywhere instead of overflowing (or being measured whole).
+        self.plain.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        self.plain.setAccessibleName(self.tr("Result text"))
+        self._pieces = display_pieces(text, 0, self.FULL_VIEW_CHARS)
+        self._shown_to = 0  # position in `text` up to which the view holds it
+        shown = self._take(self.PREVIEW_CHARS)
+        self.plain.setPlainText(shown)
         self.markdown: SafeMarkdownView | None = None
         self.stack.addWidget(self.plain)
+        truncated = self._shown_to < len(text)
+        self.show_all_button.setVisible(truncated)
+        self.save_button.setVisible(truncated or len(shown) != len(text))
+        if len(text) > self.MARKDOWN_CHARS:
+            self.markdown_toggle.setEnabled(False)
+            self.markdown_toggle.setToolTip(
+                self.tr(
+                    "This text is too long for the Markdown view (more than %n characters).",
+                    "",
+                    self.MARKDOWN_CHARS,
+                )
+            )
+        self._say()
         # Short answers get a box their size; long ones a tall box that scrolls.
-        lines = text.count("\n") + 1 + len(text) // 120
+        lines = shown.count("\n") + 1 + len(shown) // 120
         line_h = self.plain.fontMetrics().lineSpacing()
         if lines <= 12:
             self.plain.setFixedHeight(lines * line_h + 16)
@@ -121,6 +220,96 @@ class TextBlock(QWidget):
             self.plain.setMinimumHeight(min(320, 12 * line_h + 16))
         lay.addWidget(self.stack)
         self.markdown_toggle.toggled.connect(self._toggle)
+
+    # --- how much is shown --------------------------------------------------------------------
+    def text(self) -> str:
+        """The whole text, as the server sent it."""
+        return self._text
+
+    def shown_chars(self) -> int:
+        """How many characters of the text the view holds (not counting breaks added for display)."""
+        return self._shown_to
+
+    def is_truncated(self) -> bool:
+        return self._shown_to < len(self._text)
+
+    def _take(self, budget: int) -> str:
+        """The next display lines, about `budget` characters of them."""
+        out: list[str] = []
+        taken = 0
+        for piece, pos in self._pieces:
+            out.append(visible(piece))  # bidi and invisible characters shown, as everywhere
+            taken += len(piece) + 1
+            self._shown_to = pos
+            if taken >= budget:
+                break
+        return "\n".join(out)
+
+    def _say(self) -> None:
+        total = len(self._text)
+        if self._shown_to < total:
+            if self._feed_timer.isActive():
+                text = self.tr("Showing {shown:,} of {total:,} characters…")
+            elif self._shown_to >= self.FULL_VIEW_CHARS:
+                text = self.tr(
+                    "Showing the first {shown:,} of {total:,} characters: save it to a file to read all."
+                )
+            else:
+                text = self.tr("Showing the first {shown:,} of {total:,} characters.")
+            self.notice.setText(text.format(shown=self._shown_to, total=total))
+            self.notice.show()
+        elif not self.save_button.isHidden():  # (isVisible is False until the block is on screen)
+            self.notice.setText(
+                self.tr("Long lines are broken for display; the saved file keeps them whole.")
+            )
+            self.notice.show()
+        else:
+            self.notice.hide()
+
+    @Slot()
+    def show_all(self) -> None:
+        """Add the rest of the text to the view, one slice per loop turn."""
+        self.show_all_button.setEnabled(False)
+        self._feed_timer.start()
+        self._say()
+
+    @Slot()
+    def _feed(self) -> None:
+        before = self._shown_to
+        chunk = self._take(self.SLICE_CHARS)
+        if self._shown_to > before:
+            # A cursor of our own: appending neither moves the person's cursor nor scrolls.
+            cursor = QTextCursor(self.plain.document())
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+            cursor.insertText("\n" + chunk)
+        if self._shown_to == before or self._shown_to >= min(len(self._text), self.FULL_VIEW_CHARS):
+            self._feed_timer.stop()
+            self.show_all_button.hide()
+            self._say()
+            self.fully_shown.emit()
+            return
+        self._say()
+
+    # --- saving -------------------------------------------------------------------------------
+    @Slot()
+    def save_to_file(self) -> None:
+        self.save_dialog = ask_save_path(self, suggested_name(self._stem, "text/plain"), self.save_to)
+
+    @Slot(str)
+    def save_to(self, path: str) -> None:
+        self.save_dialog = None
+        self.save_button.setEnabled(False)
+        self._writer.write(path, self._text)
+
+    @Slot(str, str)
+    def _saved(self, path: str, error: str) -> None:
+        self.save_button.setEnabled(True)
+        if error:
+            self.notice.setText(self.tr("Could not save to {path}: {error}").format(path=path, error=error))
+        else:
+            self.notice.setText(self.tr("Saved to {path}.").format(path=path))
+        self.notice.show()
+        self.saved.emit(path, error)
 
     @Slot(bool)
     def _toggle(self, on: bool) -> None:
@@ -237,10 +426,11 @@ class JsonTree(QTreeWidget):
     def _node(self, parent: QTreeWidgetItem, key: str, value: Any) -> None:
         if isinstance(value, dict | list):
             summary = f"{{{len(value)} keys}}" if isinstance(value, dict) else f"[{len(value)} items]"
-            item = QTreeWidgetItem(parent, [key, summary])
+            item = QTreeWidgetItem(parent, [cap_middle(key), summary])
             self._add(item, value)
         else:
-            item = QTreeWidgetItem(parent, [key, visible_json(value)])
+            # A cell is one line: a long string is cut before Qt measures it to elide it.
+            item = QTreeWidgetItem(parent, [cap_middle(key), cap_end(json_preview(value, indent=None), 1000)])
 
 
 def _section(title: str) -> QLabel:
@@ -395,9 +585,9 @@ class ResultView(QWidget):
         w = QWidget()
         lay = QHBoxLayout(w)
         lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(plain_label(f"Resource link: {name}\n{uri}"), 1)
+        lay.addWidget(plain_label(f"Resource link: {cap_middle(name)}\n{cap_middle(uri, 500)}"), 1)
         b = QPushButton("Read resource")
-        b.setToolTip(plain_tooltip(uri))
+        b.setToolTip(plain_tooltip(cap_middle(uri, 500)))
         b.clicked.connect(lambda: self.resource_link_clicked.emit(uri))
         lay.addWidget(b)
         return w
@@ -413,17 +603,20 @@ class ResultView(QWidget):
         lay = QVBoxLayout(box)
         lay.setContentsMargins(0, 0, 0, 0)
         head = QHBoxLayout()
-        head.addWidget(plain_label(f"Resource: {uri}" + (f" ({mime})" if mime else "")), 1)
+        head.addWidget(
+            plain_label(
+                f"Resource: {cap_middle(uri, 500)}" + (f" ({cap_middle(mime, 100)})" if mime else "")
+            ),
+            1,
+        )
         lay.addLayout(head)
         if "text" in res:
             text = str(res.get("text", ""))
             save = QPushButton("Save…")
             stem = uri.rstrip("/").rsplit("/", 1)[-1].split("?")[0] or "resource"
-            save.clicked.connect(
-                lambda: save_bytes(self, text.encode("utf-8"), suggested_name(stem, mime or "text/plain"))
-            )
+            save.clicked.connect(lambda: save_bytes(self, text, suggested_name(stem, mime or "text/plain")))
             head.addWidget(save)
-            block = TextBlock(text)
+            block = TextBlock(text, stem=stem)
             block.link_requested.connect(self.link_requested)
             lay.addWidget(block)
         else:
@@ -444,7 +637,9 @@ class ResultView(QWidget):
             mark = "✓ Structured result matches the tool's output schema"
             colour = "#1b5e20"
         elif valid is False:
-            mark = "✗ Structured result does NOT match the tool's output schema" + (f": {err}" if err else "")
+            mark = "✗ Structured result does NOT match the tool's output schema" + (
+                f": {cap_end(str(err), 500)}" if err else ""
+            )
             colour = "#b71c1c"
         else:
             mark = (

@@ -8,6 +8,8 @@ from typing import Any
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -20,8 +22,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.results import ResultView
-from app.ui.safe_text import plain_label
+from app.ui.elide import ELLIPSIS, ElidedLabel, cap_middle, preview
+from app.ui.results import ResultView, TextBlock
+from app.ui.safe_text import plain_label, plain_tooltip
+from app.ui.widgets import TextLabel
 
 logger = logging.getLogger(__name__)
 
@@ -131,6 +135,8 @@ class ToolPanel(QWidget):
     run_requested = Signal()
     cancel_requested = Signal()
 
+    DESCRIPTION_CHARS = 5_000
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.server: str | None = None
@@ -140,14 +146,17 @@ class ToolPanel(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(6, 6, 6, 6)
 
-        self.title = plain_label("", wrap=True)
+        # Title and name are one elided line each: a server's 100 KB name must not widen the window.
+        self.title = ElidedLabel()
+        self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         f = self.title.font()
         f.setPointSizeF(f.pointSizeF() * 1.3)
         f.setBold(True)
         self.title.setFont(f)
         self.title.setAccessibleName("Tool title")
         outer.addWidget(self.title)
-        self.name = plain_label("", wrap=False)
+        self.name = ElidedLabel()
+        self.name.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.name.setStyleSheet("color: palette(mid); font-family: monospace;")
         self.name.setAccessibleName("Tool name")
         outer.addWidget(self.name)
@@ -166,13 +175,20 @@ class ToolPanel(QWidget):
         self.problem.setStyleSheet(self.removed.styleSheet())
         self.problem.hide()
         outer.addWidget(self.problem)
-        self.description = plain_label("", wrap=True)
+        self.description = TextLabel()
         self.description.setAccessibleName("Tool description")
-        self.desc_area = QScrollArea()
-        self.desc_area.setWidgetResizable(True)
-        self.desc_area.setFrameShape(QFrame.Shape.NoFrame)
-        self.desc_area.setWidget(self.description)
+        self.desc_area = self.description  # it scrolls by itself; the name is kept for its height
         outer.addWidget(self.desc_area)
+        self.full_description = QPushButton(self.tr("Show the full description…"))
+        self.full_description.setObjectName("fullDescription")
+        self.full_description.clicked.connect(self.show_full_description)
+        self.full_description.hide()
+        desc_row = QHBoxLayout()
+        desc_row.addWidget(self.full_description)
+        desc_row.addStretch(1)
+        outer.addLayout(desc_row)
+        self.description_dialog: QDialog | None = None
+        self._description = ""
 
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setObjectName("toolSplitter")
@@ -223,8 +239,10 @@ class ToolPanel(QWidget):
         self.run_button.setEnabled(self.can_run())
         title = getattr(tool, "title", None) or tool.name
         self.title.setText(title)
+        self.title.setToolTip(plain_tooltip(cap_middle(title, 500)))
         self.name.setText(f"{server}/{tool.name}")
-        self.description.setText(clean_description(getattr(tool, "description", None)))
+        self.name.setToolTip(plain_tooltip(cap_middle(f"{server}/{tool.name}", 500)))
+        self._set_description(clean_description(getattr(tool, "description", None)))
         # As tall as the text, up to about eight lines; longer descriptions scroll.
         lines = self.description.text().count("\n") + 1 + len(self.description.text()) // 110
         self.desc_area.setFixedHeight(min(8, max(1, lines)) * self.fontMetrics().lineSpacing() + 6)
@@ -239,6 +257,36 @@ class ToolPanel(QWidget):
             self._restore(old_value)
         if not same:
             self.result.clear()
+
+    def _set_description(self, text: str) -> None:
+        """The panel holds at most DESCRIPTION_CHARS of it, long lines broken for display; a longer
+        description is one click away, in a text view with "Show all" and "Save to file…"."""
+        self._description = text
+        shown, truncated = preview(text, self.DESCRIPTION_CHARS)
+        self.full_description.setVisible(truncated)
+        self.description.setText(shown + ELLIPSIS if truncated else shown)
+
+    @Slot()
+    def show_full_description(self) -> None:
+        """The whole description in a window of its own (not modal: the panel stays usable)."""
+        if self.description_dialog is not None:
+            self.description_dialog.close()
+        dialog = QDialog(self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.setWindowTitle(self.tr("Description of {name}").format(name=cap_middle(self.tool.name, 80)))
+        lay = QVBoxLayout(dialog)
+        lay.addWidget(TextBlock(self._description, stem="description"), 1)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(dialog.close)
+        lay.addWidget(buttons)
+        dialog.resize(760, 520)
+        dialog.destroyed.connect(self._description_closed)
+        self.description_dialog = dialog
+        dialog.show()
+
+    @Slot()
+    def _description_closed(self) -> None:
+        self.description_dialog = None
 
     def _fit_splitter(self) -> None:
         """Give the form what it needs (up to 80% until there is an answer) and the answer the rest."""

@@ -21,6 +21,7 @@ from PySide6.QtCore import (
     Qt,
 )
 
+from app.ui.elide import cap_middle
 from app.ui.safe_text import plain_tooltip, visible_line
 
 logger = logging.getLogger(__name__)
@@ -53,8 +54,13 @@ class CatalogItem:
         return f"{self.server}/{self.key}\n{self.title}\n{self.description}".casefold()
 
 
+DISPLAY_CHARS = 120  # of a name or title in a list row
+
+
 def first_line(text: str, limit: int = 160) -> str:
-    line = text.strip().splitlines()[0] if text.strip() else ""
+    # Only the start is looked at: a 5 MB description is not split into lines for a tooltip.
+    head = text[: limit * 4].strip()
+    line = head.splitlines()[0] if head else ""
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
@@ -73,6 +79,9 @@ class CatalogModel(QAbstractListModel):
         self.kind = kind
         self._rows: list[CatalogItem] = []
         self._haystacks: list[str] = []
+        # (server, key) -> row, so finding an item (selecting it, mapping an index) is one lookup
+        # and not a scan of 50,000 rows; None after a change of the rows, rebuilt when next asked.
+        self._row_of: dict[tuple[str, str], int] | None = {}
         self._qualified_display = False
         self.version = 0  # bumped before every change of rows or their text (filters cache by it)
 
@@ -88,13 +97,16 @@ class CatalogModel(QAbstractListModel):
     def item_data(self, item: CatalogItem, role: int) -> Any:
         """data() for one item (the filter model shows the same items through this)."""
         if role == Qt.ItemDataRole.DisplayRole:
-            label = item.qualified if self._qualified_display else item.key
+            # Capped before Qt measures it (the view elides the rest in the middle): a server's
+            # 100 KB name would otherwise be laid out whole for every paint of its row.
+            key = cap_middle(item.key, DISPLAY_CHARS)
+            label = f"{cap_middle(item.server, DISPLAY_CHARS)}/{key}" if self._qualified_display else key
             if item.title and item.title != item.key:
-                return visible_line(f"{item.title} ({label})")
+                return visible_line(f"{cap_middle(item.title, DISPLAY_CHARS)} ({label})")
             return visible_line(label)
         if role == Qt.ItemDataRole.ToolTipRole:
             # Escaped: a tooltip that looks like HTML would otherwise be rendered as HTML.
-            return plain_tooltip(first_line(item.description, 400) or item.key)
+            return plain_tooltip(first_line(item.description, 400) or cap_middle(item.key, 400))
         if role == self.KeyRole:
             return item.key
         if role == self.ServerRole:
@@ -134,10 +146,9 @@ class CatalogModel(QAbstractListModel):
         return self._haystacks[row]
 
     def find(self, server: str, key: str) -> int:
-        for i, it in enumerate(self._rows):
-            if it.server == server and it.key == key:
-                return i
-        return -1
+        if self._row_of is None:
+            self._row_of = {(it.server, it.key): row for row, it in enumerate(self._rows)}
+        return self._row_of.get((server, key), -1)
 
     def items_of(self, server: str) -> list[CatalogItem]:
         return [it for it in self._rows if it.server == server]
@@ -174,6 +185,7 @@ class CatalogModel(QAbstractListModel):
                 self.beginRemoveRows(QModelIndex(), i, end)
                 del self._rows[i : end + 1]
                 del self._haystacks[i : end + 1]
+                self._row_of = None
                 self.endRemoveRows()
             i -= 1
         # 2. changes in place.
@@ -192,8 +204,11 @@ class CatalogModel(QAbstractListModel):
                 changed.append(key)
             self._rows[row] = fresh
             self._haystacks[row] = fresh.haystack
-            idx = self.index(row, 0)
-            self.dataChanged.emit(idx, idx)
+        if existing:
+            # One signal for the server's rows (they are contiguous), not one per row: each makes
+            # every filter model recompute, and a re-listed 50,000-tool server has 50,000 rows.
+            rows = existing.values()
+            self.dataChanged.emit(self.index(min(rows), 0), self.index(max(rows), 0))
         # 3. additions, after the server's last row (or at the end), in one insert.
         fresh_items = [it for it in new if it.key not in existing]
         if fresh_items:
@@ -202,6 +217,7 @@ class CatalogModel(QAbstractListModel):
             self.beginInsertRows(QModelIndex(), pos, pos + len(fresh_items) - 1)
             self._rows[pos:pos] = fresh_items
             self._haystacks[pos:pos] = [it.haystack for it in fresh_items]
+            self._row_of = None
             self.endInsertRows()
             added.extend(it.key for it in fresh_items)
         self.version += 1
@@ -245,6 +261,8 @@ class CatalogFilterModel(QAbstractListModel):
         self._words: list[str] = []
         self._src: CatalogModel | None = None
         self._visible: list[CatalogItem] = []
+        # id(item) -> row of `_visible`, for mapFromSource; None after a change, rebuilt when asked.
+        self._row_of: dict[int, int] | None = None
 
     # --- source -------------------------------------------------------------------------------
     def setSourceModel(self, model: CatalogModel) -> None:
@@ -290,10 +308,11 @@ class CatalogFilterModel(QAbstractListModel):
         if self._src is None or not source_index.isValid():
             return QModelIndex()
         item = self._src.item(source_index.row())
-        for i, it in enumerate(self._visible):
-            if it is item:
-                return self.index(i, 0)
-        return QModelIndex()
+        if self._row_of is None:
+            self._row_of = {id(it): row for row, it in enumerate(self._visible)}
+        row = self._row_of.get(id(item), -1)
+        # The id is only trusted for the very object (ids of dropped items can be reused).
+        return self.index(row, 0) if row >= 0 and self._visible[row] is item else QModelIndex()
 
     def mapToSource(self, index: Index) -> QModelIndex:
         if self._src is None or not index.isValid():
@@ -337,6 +356,20 @@ class CatalogFilterModel(QAbstractListModel):
         old = self._visible
         if len(old) == len(new) and all(a is b for a, b in zip(old, new, strict=True)):
             return
+        if not old or not new:
+            # A server's first listing (or its going away): one insert or one removal, without
+            # the key sets a diff needs (a quarter of a second for 50,000 tools).
+            if old:
+                self.beginRemoveRows(QModelIndex(), 0, len(old) - 1)
+                self._visible = []
+                self._row_of = None
+                self.endRemoveRows()
+            else:
+                self.beginInsertRows(QModelIndex(), 0, len(new) - 1)
+                self._visible = list(new)
+                self._row_of = None
+                self.endInsertRows()
+            return
         key = _item_key
         new_keys = {key(it) for it in new}
         old_keys = {key(it) for it in old}
@@ -368,20 +401,24 @@ class CatalogFilterModel(QAbstractListModel):
         if not order_kept or len(removals) + len(inserts) > self.MAX_RUNS:
             self.beginResetModel()
             self._visible = new
+            self._row_of = None
             self.endResetModel()
             return
         for a, b in removals:  # bottom-up, so earlier positions stay valid
             self.beginRemoveRows(QModelIndex(), a, b)
             del self._visible[a : b + 1]
+            self._row_of = None
             self.endRemoveRows()
         for a, b in inserts:  # top-down: everything before position a is already in place
             self.beginInsertRows(QModelIndex(), a, b)
             self._visible[a:a] = new[a : b + 1]
+            self._row_of = None
             self.endInsertRows()
         # Items kept but replaced by a fresh object (changed description or schema).
         for row, (cur, fresh) in enumerate(zip(self._visible, new, strict=True)):
             if cur is not fresh:
                 self._visible[row] = fresh
+                self._row_of = None
                 idx = self.index(row, 0)
                 self.dataChanged.emit(idx, idx)
 

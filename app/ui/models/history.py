@@ -8,6 +8,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 
+from app.ui.elide import cap_middle
 from app.ui.models.log import clock
 from app.ui.safe_text import visible_line
 
@@ -51,7 +52,7 @@ class HistoryModel(QAbstractListModel):
             return None
         e = self._rows[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
-            return visible_line(f"{clock(e.started)}  {e.server}/{e.tool}  [{e.outcome()}]")
+            return visible_line(f"{clock(e.started)}  {e.server}/{cap_middle(e.tool)}  [{e.outcome()}]")
         if role == self.EntryRole:
             return e
         if role == self.ServerRole:
