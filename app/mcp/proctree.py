@@ -299,6 +299,9 @@ def reap_orphans() -> int:
                 continue
         except (psutil.Error, OSError):
             continue
+        with _lock:  # again: a server may have been forked (by another thread) since the list
+            if _spawning or pid in _leaders:
+                continue
         _reap(pid)
         reaped += 1
     return reaped
