@@ -100,9 +100,13 @@ def main() -> None:
     write_pidfile(pidfile, start_helpers(fault))
     import anyio
 
-    anyio.run(serve)
+    try:
+        anyio.run(serve)
+    except BaseException:
+        if fault != "ignore-term":
+            raise
     if fault == "ignore-term":
-        while True:  # stdin closed: a well-behaved server exits here; this one does not
+        while True:  # stdin closed (or stdout broken): a well-behaved server exits here; not this one
             time.sleep(3600)
 
 
