@@ -106,7 +106,10 @@ def pdeathsig_prefix() -> tuple[str, ...]:
         return ()
     try:
         probe = subprocess.run(
-            [setpriv, "--pdeathsig", "KILL", "--", "true"], capture_output=True, timeout=5, check=False
+            [setpriv, "--pdeathsig", "KILL", "--", setpriv, "--version"],
+            capture_output=True,
+            timeout=5,
+            check=False,
         )
     except (OSError, subprocess.SubprocessError):
         return ()
