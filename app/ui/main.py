@@ -2,6 +2,9 @@
 
 The window is shown and painted before the engine (and the MCP SDK behind it) is imported: the
 SDK import costs more than starting Qt, and a person should see the window at bare-Qt speed.
+
+Every way of quitting (app/ui/quitting.py) ends in `stop()`: the window goes, the servers are
+stopped in order with everything they started, and only then does the event loop end (exit 0).
 """
 
 from __future__ import annotations
