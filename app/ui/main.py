@@ -142,21 +142,25 @@ async def _main(app: Any, args: argparse.Namespace, headless: bool, quitting: An
         asked = asyncio.ensure_future(quitting.requested.wait())
         await asyncio.wait([smoking, asked], return_when=asyncio.FIRST_COMPLETED)
         asked.cancel()
-        if not smoking.done():
+        code = 1
+        if smoking.done():
+            code = smoking.result()
+        else:
             smoking.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await smoking
             print(f"interrupted ({quitting.reason})", file=sys.stderr)
-        code = smoking.result() if not smoking.cancelled() else 1
     else:
         await quitting.requested.wait()
         code = 0
-    await stop(window, controller)
+    await stop(window, controller, save=not headless)
     return code
 
 
-async def stop(window: Any, controller: Any) -> None:
+async def stop(window: Any, controller: Any, *, save: bool = True) -> None:
     """The end of every way of quitting: the window goes (its state saved), then every server is
     stopped in order, then whatever they left behind (app.mcp.proctree)."""
-    if window.isVisible():
+    if save and window.isVisible():
         window.close()  # saves the window state; Qt no longer quits by itself on this
     window.hide()
     await controller.shutdown()
