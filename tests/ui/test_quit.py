@@ -158,3 +158,32 @@ def test_window_and_qt_quits_are_clean_and_stop_every_server_process(
     assert int(tree["server"]) in procs  # type: ignore[arg-type]
     assert len(procs) >= 3  # the demo server, the tree server and its helper (at least)
     assert left_running([*procs, *tree["helpers"]]) == []  # type: ignore[misc]
+
+
+def test_interrupted_smoke_test_stops_its_servers_and_says_so(config_dir: Path) -> None:
+    hang = {
+        "command": sys.executable,
+        "args": ["-m", "tests.servers.faults.stdio_fault", "never-initialize"],
+        "cwd": str(REPO),
+    }
+    (config_dir / "servers.json").write_text(json.dumps({"mcpServers": {"hang": hang}}), encoding="utf-8")
+    gui = subprocess.Popen(
+        [sys.executable, "-m", "app", "--config-dir", str(config_dir), "--smoke-test"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=gui_env(),
+        cwd=REPO,
+    )
+    try:
+        procs = wait_for_children(gui.pid, 1)
+        gui.send_signal(signal.SIGTERM)
+        _, stderr = gui.communicate(timeout=60)
+    finally:
+        if gui.poll() is None:
+            gui.kill()
+            gui.communicate()
+    assert gui.returncode == 1, stderr  # the smoke test did not finish
+    assert "interrupted (signal SIGTERM)" in stderr
+    assert "Traceback" not in stderr, stderr
+    assert left_running(procs) == []
