@@ -30,6 +30,11 @@ def wants_gui(argv: list[str]) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    # Orphans of the servers we start (a helper's double fork) become our children, not init's,
+    # so stopping a server still finds them (app.mcp.proctree). Cheap: one prctl, no psutil yet.
+    from app.mcp.proctree import enable_subreaper
+
+    enable_subreaper()
     if wants_gui(args):
         from app.ui.main import run_gui
 

@@ -2,8 +2,9 @@
 
 Why not the SDK's `stdio_client`: it hides the process, so we could not say "exited with code 1",
 show the stderr lines as they come, tell a `print()` on stdout apart from a protocol message, or
-check that no process of the server's group is left. The shutdown order is the spec's: close
-stdin, give the server a moment, then SIGTERM the whole process group, then SIGKILL.
+check that no process of the server's is left. The shutdown order is the spec's: close stdin, give
+the server a moment, then SIGTERM the whole process group and every descendant (also those that
+left the group: app.mcp.proctree), then SIGKILL.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import anyio.abc
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.shared.message import SessionMessage
 
+from app.mcp import proctree
 from app.mcp.childwatch import use_pidfd_watcher
 from app.mcp.deep import parse_message
 
@@ -65,7 +67,7 @@ class ProcessInfo:
     """The server closed its output before we began to stop it (it crashed or quit)."""
     stopping: bool = False
     group_left: bool = False
-    """True if a process of the server's group survived SIGKILL (should never happen)."""
+    """True if a process of the server's (group or descendants) survived SIGKILL (should never happen)."""
 
 
 _SPAWN_LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = weakref.WeakKeyDictionary()
@@ -118,11 +120,21 @@ async def _wait_exit(process: anyio.abc.Process, timeout: float) -> bool:
     return process.returncode is not None
 
 
-async def _wait_group_gone(pgid: int, timeout: float) -> bool:
+def _all_gone(pgid: int, tree: proctree.ServerTree) -> bool:
+    # alive() first: it collects the dead orphans reparented to us, which count in the group.
+    return not tree.alive() and not group_alive(pgid)
+
+
+async def _wait_all_gone(pgid: int, tree: proctree.ServerTree, timeout: float) -> bool:
     with anyio.move_on_after(timeout):
-        while group_alive(pgid):
+        while not _all_gone(pgid, tree):
             await anyio.sleep(_POLL)
-    return not group_alive(pgid)
+    return _all_gone(pgid, tree)
+
+
+def _signal_all(pgid: int, tree: proctree.ServerTree, sig: signal.Signals) -> None:
+    _signal_group(pgid, sig)
+    tree.signal(sig)
 
 
 @asynccontextmanager
@@ -144,20 +156,27 @@ async def stdio_transport(
         raise WorkingDirectoryMissing(cwd)
     executable = resolve_command(command, env)
     use_pidfd_watcher()
+    marker = proctree.new_marker()  # inherited by all it starts: orphans are still known as its own
+    child_env = {**env, proctree.MARKER_VAR: marker}
+    prefix = proctree.pdeathsig_prefix()
     async with _spawn_lock():
-        process = await anyio.open_process(
-            [executable, *args],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=dict(env),
-            cwd=cwd,
-            start_new_session=True,  # own group: one killpg reaches npx's node and any grandchildren
-        )
+        with proctree.spawning():
+            process = await anyio.open_process(
+                [*prefix, executable, *args],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=child_env,
+                cwd=cwd,
+                start_new_session=True,  # own group: one killpg reaches npx's node and most grandchildren
+            )
+            proctree.add_leader(process.pid)
         # Let the loop run (a GUI paints) before the next server is forked.
         await anyio.sleep(0)
     info.pid = process.pid
     pgid = process.pid
+    tree = proctree.ServerTree(process.pid, marker)
+    reaper = proctree.Reaper.using()
     read_send, read_recv = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_send, write_recv = anyio.create_memory_object_stream[SessionMessage](0)
     stderr_done = anyio.Event()
@@ -233,21 +252,27 @@ async def stdio_transport(
 
     async def shutdown() -> None:
         info.stopping = True
+        # While the server still runs its helpers are its descendants: once it exits, those in
+        # their own session are nobody's (or, with a subreaper, ours), so note them now.
+        tree.collect()
         write_send.close()
         assert process.stdin is not None
         with suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
             await process.stdin.aclose()
         if not await _wait_exit(process, STDIN_CLOSE_GRACE):
-            _signal_group(pgid, signal.SIGTERM)
+            tree.collect()
+            _signal_all(pgid, tree, signal.SIGTERM)
             if not await _wait_exit(process, TERM_GRACE):
-                _signal_group(pgid, signal.SIGKILL)
+                _signal_all(pgid, tree, signal.SIGKILL)
                 await _wait_exit(process, TERM_GRACE)
-        # The leader may be gone while helpers it started live on in the group.
-        if group_alive(pgid):
-            _signal_group(pgid, signal.SIGTERM)
-            if not await _wait_group_gone(pgid, TERM_GRACE):
-                _signal_group(pgid, signal.SIGKILL)
-                info.group_left = not await _wait_group_gone(pgid, TERM_GRACE)
+        # The leader may be gone while helpers it started live on, in its group or outside it.
+        tree.collect()
+        if not _all_gone(pgid, tree):
+            _signal_all(pgid, tree, signal.SIGTERM)
+            if not await _wait_all_gone(pgid, tree, TERM_GRACE):
+                tree.collect()
+                _signal_all(pgid, tree, signal.SIGKILL)
+                info.group_left = not await _wait_all_gone(pgid, tree, TERM_GRACE)
         info.returncode = process.returncode
         with anyio.move_on_after(STDERR_FLUSH):
             await stderr_done.wait()
@@ -260,6 +285,10 @@ async def stdio_transport(
         if callable(close):
             with suppress(Exception):
                 close()
+        if process.returncode is not None:  # asyncio has its status: from here a dead pid is not ours
+            proctree.remove_leader(process.pid)
+        if reaper is not None:
+            reaper.release()
 
     async with anyio.create_task_group() as tg:
         tg.start_soon(stdout_reader)

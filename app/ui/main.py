@@ -2,6 +2,9 @@
 
 The window is shown and painted before the engine (and the MCP SDK behind it) is imported: the
 SDK import costs more than starting Qt, and a person should see the window at bare-Qt speed.
+
+Every way of quitting (app/ui/quitting.py) ends in `stop()`: the window goes, the servers are
+stopped in order with everything they started, and only then does the event loop end (exit 0).
 """
 
 from __future__ import annotations
@@ -61,8 +64,11 @@ def run_gui(argv: list[str]) -> int:
         # CPython 3.11 then aborts ("none_dealloc") after enough repaints. pyproject excludes it.
         logger.warning("PySide6 6.12.0 is known to crash this app; install 6.11.x (pip install -e .)")
 
-    app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "mcp-desk"])
+    from app.ui.quitting import DeskApplication, QuitRequests
+
+    app = QApplication.instance() or DeskApplication([sys.argv[0] if sys.argv else "mcp-desk"])
     assert isinstance(app, QApplication)
+    quitting = QuitRequests(app)
     app.setApplicationName("MCP Desk")
     app.setOrganizationName("mcp-desk")
     app.setDesktopFileName("mcp-desk")
@@ -73,11 +79,22 @@ def run_gui(argv: list[str]) -> int:
 
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
+    quitting.attach(loop)
     headless = bool(args.smoke_test or args.screenshot)
     try:
         with loop:
-            return int(loop.run_until_complete(_main(app, args, headless)))
+            main = loop.create_task(_main(app, args, headless, quitting))
+            while True:
+                try:
+                    return int(loop.run_until_complete(main))
+                except RuntimeError:
+                    if main.done():
+                        raise
+                # Something ended Qt's event loop under us (an `exit()` that did not pass through
+                # DeskApplication): treat it as a request to quit and let `_main` stop the servers.
+                quitting.request("the event loop was stopped")
     finally:
+        quitting.detach()
         asyncio.set_event_loop(None)
 
 
@@ -96,7 +113,7 @@ def _quiet_offscreen_noise() -> None:
     qInstallMessageHandler(handler)
 
 
-async def _main(app: Any, args: argparse.Namespace, headless: bool) -> int:
+async def _main(app: Any, args: argparse.Namespace, headless: bool, quitting: Any) -> int:
     from app.ui.controller import DeskController
     from app.ui.window import MainWindow
 
@@ -106,8 +123,7 @@ async def _main(app: Any, args: argparse.Namespace, headless: bool) -> int:
     window.restore_state()
     painted = asyncio.Event()
     window.first_painted.connect(painted.set)
-    closed = asyncio.Event()
-    app.lastWindowClosed.connect(closed.set)
+    quitting.on_commit_data = window.save_state  # a session ending: keep the layout
     window.show()
     try:
         await asyncio.wait_for(painted.wait(), 20)
@@ -122,14 +138,36 @@ async def _main(app: Any, args: argparse.Namespace, headless: bool) -> int:
     connecting = window.start_engine(connect_enabled=True)
     assert connecting is not None
     if headless:
-        code = await smoke(window, controller, args, connecting)
-        await controller.shutdown()
-        window.hide()
-        window.deleteLater()
-        return code
-    await closed.wait()
+        smoking = asyncio.ensure_future(smoke(window, controller, args, connecting))
+        asked = asyncio.ensure_future(quitting.requested.wait())
+        await asyncio.wait([smoking, asked], return_when=asyncio.FIRST_COMPLETED)
+        asked.cancel()
+        code = 1
+        if smoking.done():
+            code = smoking.result()
+        else:
+            smoking.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await smoking
+            print(f"interrupted ({quitting.reason})", file=sys.stderr)
+    else:
+        await quitting.requested.wait()
+        code = 0
+    await stop(window, controller, save=not headless)
+    return code
+
+
+async def stop(window: Any, controller: Any, *, save: bool = True) -> None:
+    """The end of every way of quitting: the window goes (its state saved), then every server is
+    stopped in order, then whatever they left behind (app.mcp.proctree)."""
+    if save and window.isVisible():
+        window.close()  # saves the window state; Qt no longer quits by itself on this
+    window.hide()
     await controller.shutdown()
-    return 0
+    window.deleteLater()
+    from app.mcp.proctree import kill_leftovers
+
+    kill_leftovers()
 
 
 async def smoke(

@@ -244,7 +244,9 @@ class MainWindow(QMainWindow):
         m.addAction(connect_all)
         m.addSeparator()
         quit_ = QAction("&Quit", self)
-        quit_.setShortcut(QKeySequence.StandardKey.Quit)
+        # The platform's Quit keys; Ctrl+Q where it has none (Windows, the offscreen platform).
+        keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Quit) or [QKeySequence("Ctrl+Q")]
+        quit_.setShortcuts(keys)
         quit_.triggered.connect(self.close)
         m.addAction(quit_)
         v = self.menuBar().addMenu("&View")
