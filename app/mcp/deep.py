@@ -46,6 +46,9 @@ def _may_be_too_deep(data: bytes | bytearray) -> bool:
     return data.count(b"{") + data.count(b"[") > MESSAGE_DEPTH
 
 
+BIG_MESSAGE = 1 << 16  # above this, a message is parsed with json.loads (see parse_message)
+
+
 def _is_depth_error(exc: ValueError) -> bool:
     return "recursion limit exceeded" in str(exc)
 
@@ -133,9 +136,16 @@ def _shallow(data: bytes | bytearray) -> bytes:
     return json.dumps(message, separators=(",", ":")).encode()
 
 
-def parse_message(data: bytes) -> types.JSONRPCMessage:
+def parse_message(data: bytes | bytearray) -> types.JSONRPCMessage:
     """One JSON-RPC message from its text, as `jsonrpc_message_adapter.validate_json`, except that
     a message nested too deeply is cut down (see the module doc) instead of refused."""
+    if len(data) > BIG_MESSAGE:
+        # pydantic's own JSON parser holds about four copies of a 100 MB string at its peak (and
+        # takes longer); json.loads builds it once. Anything it does not take goes the usual way.
+        try:
+            return types.jsonrpc_message_adapter.validate_python(json.loads(data), by_name=False)
+        except (ValueError, RecursionError):
+            pass
     try:
         return types.jsonrpc_message_adapter.validate_json(data, by_name=False)
     except ValidationError as exc:

@@ -40,6 +40,7 @@ STDERR_FLUSH = 0.5  # how long to wait for the last stderr lines after the proce
 _POLL = 0.01
 _READ_CHUNK = 1 << 16
 MAX_LINE = 512 << 20  # one stdout line (one message) larger than this is dropped
+BIG_LINE = 1 << 20  # a line longer than this is parsed on a worker thread
 
 
 class CommandNotFound(Exception):
@@ -201,11 +202,18 @@ async def stdio_transport(
                             on_noise(info.stdout_noise[-1])
                             buf.clear()
                         continue
-                    lines = buf[: buf.rfind(b"\n")].split(b"\n")
-                    del buf[: buf.rfind(b"\n") + 1]
+                    lines, buf = _complete_lines(buf)
                     for line in lines:
-                        item = _parse(bytes(line), info, on_noise, mask)
-                        if item is not None:
+                        if len(line) > BIG_LINE:
+                            # Parsing 100 MB of JSON takes a second or more: off the loop's thread,
+                            # so the window (and every other server) keeps going meanwhile.
+                            item = await anyio.to_thread.run_sync(_decode, line)
+                        else:
+                            item = _decode(line)
+                        del line
+                        if isinstance(item, bytes):
+                            _noise(item, info, on_noise, mask)
+                        elif item is not None:
                             await read_send.send(item)
         except (anyio.ClosedResourceError, anyio.BrokenResourceError):
             pass  # the session went away first
@@ -303,18 +311,37 @@ async def stdio_transport(
             tg.cancel_scope.cancel()
 
 
-def _parse(
-    line: bytes, info: ProcessInfo, on_noise: Callable[[str], None], mask: Callable[[str], str]
-) -> SessionMessage | None:
-    """A protocol message, or None for a line that is not one (reported as stdout noise)."""
-    stripped = line.strip()
-    if not stripped:
+def _complete_lines(buf: bytearray) -> tuple[list[bytearray], bytearray]:
+    """The complete lines in `buf` (without their newline) and what is left after the last one.
+
+    Copies as little as it can: a buffer that is one whole line (the usual big answer) is handed
+    over as it is, so a 100 MB message is not held three or four times while it is split.
+    """
+    end = buf.rfind(b"\n") + 1
+    rest = buf[end:]
+    del buf[end - 1 :]  # the partial line after it and the last newline go, in place
+    if b"\n" not in buf:
+        return [buf], rest
+    return buf.split(b"\n"), rest
+
+
+def _decode(line: bytearray) -> SessionMessage | bytes | None:
+    """A protocol message; None for a blank line; the line's start (for the noise report) when it
+    is not a message. Safe to run on a worker thread: it only reads `line`."""
+    if not line or line.isspace():
         return None
     try:
-        message = parse_message(stripped)  # as the SDK's parser, but too deep is cut, not refused
+        # JSON allows the white space around it (a CR from a Windows server, say): no strip, no copy.
+        message = parse_message(line)  # as the SDK's parser, but too deep is cut, not refused
     except ValueError:
-        text = mask(stripped[:500].decode("utf-8", errors="replace"))
-        info.stdout_noise.append(text)
-        on_noise(text)
-        return None
+        return bytes(line[:500]).strip()
     return SessionMessage(message)
+
+
+def _noise(
+    head: bytes, info: ProcessInfo, on_noise: Callable[[str], None], mask: Callable[[str], str]
+) -> None:
+    """Report a stdout line that is not a protocol message (its first 500 bytes, secrets masked)."""
+    text = mask(head.decode("utf-8", errors="replace"))
+    info.stdout_noise.append(text)
+    on_noise(text)
