@@ -231,18 +231,10 @@ class ServerTree:
         todo = [p.pid for p in roots]
         if _subreaper:
             todo += [pid for pid in children(os.getpid()) if self._adopted_here(pid)]
-        seen: set[int] = set()
-        while todo:
-            pid = todo.pop()
-            if pid in seen:
-                continue
-            seen.add(pid)
+        for pid in _walk(todo):
             if pid != self.leader_pid and pid not in self.known:
-                try:
+                with suppress(psutil.Error):  # gone meanwhile (and so are its children)
                     self.known[pid] = psutil.Process(pid)
-                except psutil.Error:
-                    continue
-            todo += children(pid)
 
     def _adopted_here(self, pid: int) -> bool:
         return pid != self.leader_pid and not _is_leader(pid) and _marker(pid) == self.marker
@@ -360,20 +352,25 @@ class Reaper:
 # ------------------------------------------------------------------------------- final sweep
 
 
-def own_marked_descendants() -> list[psutil.Process]:
-    """Running descendants of this process that carry a marker this process gave out."""
-    import psutil
-
-    prefix = f"{os.getpid()}:"
-    found: list[psutil.Process] = []
-    todo = children(os.getpid())
+def _walk(todo: list[int]) -> Iterator[int]:
+    """Each pid in `todo` and each of its descendants, once (children read as the walk goes)."""
     seen: set[int] = set()
     while todo:
         pid = todo.pop()
         if pid in seen:
             continue
         seen.add(pid)
+        yield pid
         todo += children(pid)
+
+
+def own_marked_descendants() -> list[psutil.Process]:
+    """Running descendants of this process that carry a marker this process gave out."""
+    import psutil
+
+    prefix = f"{os.getpid()}:"
+    found: list[psutil.Process] = []
+    for pid in _walk(children(os.getpid())):
         marker = _marker(pid)
         if marker is not None and marker.startswith(prefix):
             with suppress(psutil.Error):
