@@ -136,16 +136,29 @@ def _shallow(data: bytes | bytearray) -> bytes:
     return json.dumps(message, separators=(",", ":")).encode()
 
 
-def parse_message(data: bytes | bytearray) -> types.JSONRPCMessage:
+def parse_message(data: bytes | bytearray, *, consume: bool = False) -> types.JSONRPCMessage:
     """One JSON-RPC message from its text, as `jsonrpc_message_adapter.validate_json`, except that
-    a message nested too deeply is cut down (see the module doc) instead of refused."""
+    a message nested too deeply is cut down (see the module doc) instead of refused.
+
+    With `consume`, a big `bytearray` may be emptied on the way (the reader has no further use
+    for it): a 100 MB answer is then in memory twice at its peak, not three times.
+    """
     if len(data) > BIG_MESSAGE:
         # pydantic's own JSON parser holds about four copies of a 100 MB string at its peak (and
-        # takes longer); json.loads builds it once. Anything it does not take goes the usual way.
+        # takes longer); json.loads of the decoded text builds it once more, and the bytes can go
+        # as soon as the text exists. Anything this does not take goes the usual way below.
         try:
-            return types.jsonrpc_message_adapter.validate_python(json.loads(data), by_name=False)
-        except (ValueError, RecursionError):
-            pass
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = None
+        if text is not None:
+            if consume and isinstance(data, bytearray):
+                data.clear()
+            try:
+                return types.jsonrpc_message_adapter.validate_python(json.loads(text), by_name=False)
+            except (ValueError, RecursionError):
+                data = text.encode("utf-8")
+            del text
     try:
         return types.jsonrpc_message_adapter.validate_json(data, by_name=False)
     except ValidationError as exc:

@@ -327,14 +327,16 @@ def _complete_lines(buf: bytearray) -> tuple[list[bytearray], bytearray]:
 
 def _decode(line: bytearray) -> SessionMessage | bytes | None:
     """A protocol message; None for a blank line; the line's start (for the noise report) when it
-    is not a message. Safe to run on a worker thread: it only reads `line`."""
+    is not a message. Safe to run on a worker thread: nothing else uses `line` (it may empty it)."""
     if not line or line.isspace():
         return None
+    head = bytes(line[:500])
     try:
-        # JSON allows the white space around it (a CR from a Windows server, say): no strip, no copy.
-        message = parse_message(line)  # as the SDK's parser, but too deep is cut, not refused
+        # JSON allows the white space around it (a CR from a Windows server, say): no strip, no
+        # copy. As the SDK's parser, but too deep is cut, not refused; the line may be emptied.
+        message = parse_message(line, consume=True)
     except ValueError:
-        return bytes(line[:500]).strip()
+        return head.strip()
     return SessionMessage(message)
 
 

@@ -37,3 +37,18 @@ def test_a_line_that_is_not_a_message_is_reported_by_its_start() -> None:
     head = _decode(bytearray(b"Starting server on port 3000... " + b"y" * (BIG_MESSAGE * 2)))
     assert isinstance(head, bytes) and head.startswith(b"Starting server") and len(head) <= 500
     assert _decode(bytearray(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}')) is not None
+
+
+def test_a_big_line_is_given_up_once_its_text_exists() -> None:
+    raw = json.dumps(
+        {"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "text", "text": "z" * BIG_MESSAGE * 2}]}}
+    )
+    line = bytearray(raw.encode())
+    message = _decode(line)
+    assert line == b""  # emptied: the answer is not held as bytes and as text at once
+    assert not isinstance(message, bytes) and message is not None
+    assert message.message.model_dump(by_alias=True, exclude_none=True) == json.loads(raw)
+    # Broken JSON of the same size is still reported by its start.
+    broken = bytearray(raw[:-1].encode())
+    head = _decode(broken)
+    assert isinstance(head, bytes) and head.startswith(b'{"jsonrpc"')
