@@ -13,11 +13,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
 from app.ui.bridge import EngineBridge
+
+if TYPE_CHECKING:  # the store is imported when the list is first read, not at start
+    from app.config.store import ConfigStore
 
 logger = logging.getLogger(__name__)
 
@@ -49,7 +52,7 @@ class DeskController(QObject):
         self.manager: Any = None
         self.handlers: Any = None
         self.config_error: str | None = None
-        self._store: Any = None
+        self._store: ConfigStore | None = None
         self._secrets: Any = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._engine_import: asyncio.Future[Any] | None = None
@@ -126,11 +129,8 @@ class DeskController(QObject):
             if self.config_error is not None:
                 store.load()
                 self.config_error = None
-                changed = True
             else:
-                # Also when a save made here (a secrets profile id, say) already merged the other
-                # program's change in: the list on screen has not seen it yet.
-                changed = store.refresh() or store.outside_revision != self._seen_revision
+                store.refresh()
         except Exception as exc:  # ConfigError and OSError: shown, the file is left as it is
             message = str(exc)
             if self.config_error is not None:
@@ -141,6 +141,9 @@ class DeskController(QObject):
             self._reload_error = message
             return False
         self._reload_error = None
+        # Whatever came in from disk since the list was last shown: this read, or a save made here
+        # (a secrets profile id, say) that already merged the other program's change in.
+        changed = store.outside_revision != self._seen_revision
         if changed:
             logger.info("the server list changed on disk; reloaded")
             self._warn_if_new()

@@ -64,6 +64,19 @@ def kill_strays(pidfile: Path) -> None:
                 os.kill(pid, signal.SIGKILL)
 
 
+def start_gui(config_dir: Path, *extra: str, output: bool = True) -> subprocess.Popen[str]:
+    """The real app as a person starts it, on the test's config folder (output captured or not)."""
+    pipe = subprocess.PIPE if output else subprocess.DEVNULL
+    return subprocess.Popen(
+        [sys.executable, "-m", "app", "--config-dir", str(config_dir), *extra],
+        stdout=pipe,
+        stderr=pipe,
+        text=True,
+        env=gui_env(),
+        cwd=REPO,
+    )
+
+
 def wait_for_children(pid: int, count: int, timeout: float = 60.0) -> list[int]:
     """Descendants of `pid` once it has at least `count` direct children (the servers)."""
     deadline = time.monotonic() + timeout
@@ -82,14 +95,7 @@ def test_signal_quits_cleanly_and_stops_every_server_process(
     cfg = config_dir  # the test's own (tests/conftest.py)
     pidfile = tmp_path / "tree.json"
     servers(cfg, pidfile)
-    gui = subprocess.Popen(
-        [sys.executable, "-m", "app", "--config-dir", str(cfg)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=gui_env(),
-        cwd=REPO,
-    )
+    gui = start_gui(cfg)
     try:
         tree = read_pidfile(pidfile, timeout=60)
         helpers = [int(p) for p in tree["helpers"]]  # type: ignore[union-attr]
@@ -111,13 +117,7 @@ def test_servers_die_with_the_app_even_when_it_is_killed(tmp_path: Path, config_
     signal), even one that ignores SIGTERM and goes on after its stdin closes."""
     pidfile = tmp_path / "tree.json"
     servers(config_dir, pidfile, "ignore-term")
-    gui = subprocess.Popen(
-        [sys.executable, "-m", "app", "--config-dir", str(config_dir)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env=gui_env(),
-        cwd=REPO,
-    )
+    gui = start_gui(config_dir, output=False)
     try:
         server = int(read_pidfile(pidfile, timeout=60)["server"])  # type: ignore[arg-type]
         leaders = wait_for_children(gui.pid, 2)
@@ -167,14 +167,7 @@ def test_interrupted_smoke_test_stops_its_servers_and_says_so(config_dir: Path) 
         "cwd": str(REPO),
     }
     (config_dir / "servers.json").write_text(json.dumps({"mcpServers": {"hang": hang}}), encoding="utf-8")
-    gui = subprocess.Popen(
-        [sys.executable, "-m", "app", "--config-dir", str(config_dir), "--smoke-test"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=gui_env(),
-        cwd=REPO,
-    )
+    gui = start_gui(config_dir, "--smoke-test")
     try:
         procs = wait_for_children(gui.pid, 1)
         gui.send_signal(signal.SIGTERM)

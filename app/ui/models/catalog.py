@@ -21,7 +21,7 @@ from PySide6.QtCore import (
     Qt,
 )
 
-from app.ui.elide import cap_middle
+from app.ui.elide import cap_end, cap_middle
 from app.ui.safe_text import plain_tooltip, visible_line
 
 logger = logging.getLogger(__name__)
@@ -60,8 +60,7 @@ DISPLAY_CHARS = 120  # of a name or title in a list row
 def first_line(text: str, limit: int = 160) -> str:
     # Only the start is looked at: a 5 MB description is not split into lines for a tooltip.
     head = text[: limit * 4].strip()
-    line = head.splitlines()[0] if head else ""
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+    return cap_end(head.splitlines()[0] if head else "", limit)
 
 
 class CatalogModel(QAbstractListModel):
