@@ -8,6 +8,7 @@ asyncio tasks (the engine's connections, our dialogs' futures) advance whenever 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -61,9 +62,9 @@ def write_servers(config_dir: Path, servers: dict[str, Any]) -> None:
 DEMO = {"command": sys.executable, "args": ["-m", "app", "demo-server"]}
 
 
-@pytest.fixture
-def desk(qtbot: Any, aloop: Any, config_dir: Path) -> Iterator[Any]:
-    """The real main window on a fresh config dir (first run seeds the demo server), engine started."""
+@contextlib.contextmanager
+def open_desk(qtbot: Any, *, connect_enabled: bool = False) -> Iterator[Any]:
+    """The real main window on the test's config dir, engine started; closed down after."""
     from app.ui.controller import DeskController
     from app.ui.window import MainWindow
 
@@ -74,13 +75,21 @@ def desk(qtbot: Any, aloop: Any, config_dir: Path) -> Iterator[Any]:
     window.resize(1200, 800)
     window.show()
     qtbot.waitExposed(window)
-    window.start_engine()
+    task = window.start_engine(connect_enabled=connect_enabled)
+    assert (task is not None) == connect_enabled
     try:
         yield window
     finally:
         for d in list(getattr(controller.handlers, "open_dialogs", [])):
             d.reject()
         run(qtbot, controller.shutdown(), timeout=30)
+
+
+@pytest.fixture
+def desk(qtbot: Any, aloop: Any, config_dir: Path) -> Iterator[Any]:
+    """The real main window on a fresh config dir (first run seeds the demo server), engine started."""
+    with open_desk(qtbot) as window:
+        yield window
 
 
 def wait_state(qtbot: Any, window: Any, server: str, state: str, timeout: float = 30.0) -> None:

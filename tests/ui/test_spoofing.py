@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from tests.servers.faults.spoof_server import INVISIBLE, MARK, SPOOF_NAME
-from tests.ui.conftest import run, wait_state, write_servers
+from tests.ui.conftest import open_desk, wait_state, write_servers
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support")
 
@@ -82,9 +82,6 @@ def listener() -> Iterator[Listener]:
 @pytest.fixture
 def spoofed(qtbot: Any, aloop: Any, config_dir: Path, listener: Listener) -> Iterator[Any]:
     """The real window on the hostile server ("spoof") and its exiting twin ("broken"), connected."""
-    from app.ui.controller import DeskController
-    from app.ui.window import MainWindow
-
     argv = [str(SERVER), "--port", str(listener.port)]
     write_servers(
         config_dir,
@@ -93,23 +90,10 @@ def spoofed(qtbot: Any, aloop: Any, config_dir: Path, listener: Listener) -> Ite
             "broken": {"command": sys.executable, "args": [*argv, "--exit-at-once"]},
         },
     )
-    controller = DeskController()
-    controller.load_config()
-    window = MainWindow(controller)
-    qtbot.addWidget(window)
-    window.resize(1200, 800)
-    window.show()
-    qtbot.waitExposed(window)
-    task = window.start_engine(connect_enabled=True)
-    assert task is not None
-    try:
+    with open_desk(qtbot, connect_enabled=True) as window:
         wait_state(qtbot, window, "spoof", "ready")
         wait_state(qtbot, window, "broken", "failed")
         yield window
-    finally:
-        for d in list(getattr(controller.handlers, "open_dialogs", [])):
-            d.reject()
-        run(qtbot, controller.shutdown(), timeout=30)
 
 
 # --- the walk ------------------------------------------------------------------------------------
