@@ -20,7 +20,7 @@ import logging
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QDateTime, QLocale, QModelIndex, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QDateTime, QModelIndex, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -438,20 +438,24 @@ class CredentialsView(QDialog):
         if inventory is None:
             return
         for group in inventory.servers:
-            head = QStandardItem(visible_line(group.server))
+            title = visible_line(group.server)
+            if not group.exists:
+                title = self.tr("%1 — no server uses this any more").replace("%1", title)
+            head = QStandardItem(title)
             head.setData(group.server, SERVER_ROLE)
             head.setData(None, NAME_ROLE)
             font = QFont(head.font())
             font.setBold(True)
             head.setFont(font)
-            note = QStandardItem(self.tr("no server uses this any more") if not group.exists else "")
-            cells = [head, note] + [QStandardItem("") for _ in range(COLUMNS - 2)]
+            cells = [head] + [QStandardItem("") for _ in range(COLUMNS - 1)]
             for cell in cells:
                 cell.setEditable(False)
             for item in group.items:
                 children = self._row(item)
                 head.appendRow(children)
             self.model.appendRow(cells)
+            # The server's row is a heading across the columns (its note is too long for one).
+            self.tree.setFirstColumnSpanned(self.model.rowCount() - 1, QModelIndex(), True)
         self.tree.expandAll()
         self._select(keep)
         count = len(inventory.items())
@@ -481,7 +485,10 @@ class CredentialsView(QDialog):
             cell.setData(item.server, SERVER_ROLE)
             cell.setData(item.name, NAME_ROLE)
             if not item.stored:
-                cell.setForeground(self.palette().placeholderText())
+                # Italic, not a colour: it reads in light and dark palettes alike.
+                font = QFont(cell.font())
+                font.setItalic(True)
+                cell.setFont(font)
         return cells
 
     def kind_text(self, kind: Kind) -> str:
@@ -519,8 +526,8 @@ class CredentialsView(QDialog):
             return self.tr("not set")
         if item.changed_at is None:
             return self.tr("unknown")
-        when = QDateTime.fromMSecsSinceEpoch(int(item.changed_at * 1000))
-        return QLocale().toString(when, QLocale.FormatType.ShortFormat)
+        # One unambiguous form in every language (a short locale date like 1/12/26 is not).
+        return QDateTime.fromMSecsSinceEpoch(int(item.changed_at * 1000)).toString("yyyy-MM-dd HH:mm")
 
     # --- selection -------------------------------------------------------------------------------
     def _selected_key(self) -> tuple[str, str | None] | None:
@@ -675,7 +682,10 @@ class CredentialsView(QDialog):
         if self._selected_key() != (item.server, item.name) or not self.isVisible():
             return  # the person moved on while the keychain answered: show nothing
         self.reveal_label.setText(
-            self.tr("%1 of %2:").replace("%1", item.name).replace("%2", item.server)
+            self.tr("%1 of %2 (hidden again in %3 s):")
+            .replace("%1", item.name)
+            .replace("%2", item.server)
+            .replace("%3", str(seconds))
         )
         self.revealed.setText(value)
         del value
