@@ -370,30 +370,28 @@ class CredentialsView(QDialog):
         self.status.setText(self.tr("reading your keychain…"))
         self._busy += 1
         self._update_actions()
+        inventory: Inventory | None = None
+        problem: Callable[[], None] | None = None
         try:
             inventory = await read_inventory(self.secrets, self._entries())
         except KeyringUnavailableError:
-            if generation == self._generation:
-                self._show_unavailable()
-            return
+            problem = self._show_unavailable
         except KeyringLockedError:
-            if generation == self._generation:
-                self._show_locked()
-            return
+            problem = self._show_locked
         except SecretStoreError as exc:
-            if generation == self._generation:
-                self._show_problem(str(exc))
-            return
+            message = str(exc)
+            problem = lambda: self._show_problem(message)  # noqa: E731
         finally:
             self._busy -= 1
-            if generation == self._generation:
-                self._update_actions()
-                self.loaded.emit()
         if generation != self._generation:
-            return  # a newer read is on its way
-        self.notice.hide()
-        self._fill(inventory)
+            return  # a newer read is on its way; it shows its own answer
+        if problem is not None:
+            problem()
+        else:
+            self.notice.hide()
+            self._fill(inventory)
         self._update_actions()
+        self.loaded.emit()
 
     def _show_unavailable(self) -> None:
         self._fill(None)

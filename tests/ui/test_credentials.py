@@ -476,3 +476,26 @@ def test_window_menu_and_toolbar_open_the_view_and_sign_out(
         qtbot.waitUntil(lambda: secrets.names("notion") == [], timeout=30000)
         qtbot.waitUntil(lambda: "notion" not in rows(view), timeout=10000)
         view.close()
+
+
+def test_a_new_key_from_the_servers_row(qtbot: Any, setup: Setup) -> None:
+    view = setup.view
+    assert view.select("notion")  # the server's own row: a new key, its name typed
+    task = view.set_selected()
+    assert task is not None
+    qtbot.waitUntil(lambda: view.secret_dialog is not None and view.secret_dialog.isVisible())
+    d = view.secret_dialog
+    assert d is not None and not d.name.isReadOnly()
+    save = d.buttons.button(d.buttons.StandardButton.Save)
+    qtbot.keyClicks(d.name, "bad name!")
+    qtbot.keyClicks(d.value, "s3cret")
+    assert not save.isEnabled() and d.error.isVisible()
+    d.name.setText("")
+    qtbot.keyClicks(d.name, "oauth.client_secret")
+    assert save.isEnabled()
+    save.click()
+    qtbot.waitUntil(task.done, timeout=10000)
+    assert setup.peek("notion", "oauth.client_secret") == "s3cret"
+    notion = {r[0]: r for r in rows(view)["notion"]}
+    assert notion["oauth.client_secret"][1:3] == ["sign-in client secret", "sign in (client secret)"]
+    assert setup.gui_thread_calls() == []
