@@ -6,7 +6,10 @@ or delete each other's keys. Entries written before scoping (`SERVER/NAME`, no s
 into the scope of the folder that has that server by `adopt_unscoped`. Values longer than `CHUNK_UNITS`
 UTF-16 code units are split into `SERVER/NAME#1`, `#2`... and the main entry holds a marker with
 the count (Windows Credential Manager refuses blobs over 2,560 bytes; OAuth tokens are longer).
-Keyring has no way to list entries, so an index entry (`INDEX_USER`) holds the names per server.
+Keyring has no way to list entries, so an index entry (`INDEX_USER`) holds the names per server,
+and under the key `CHANGED_KEY` (which no server can be called: server names have no '/') when each
+was last set. Indexes written before that key existed read as they are, their times unknown; older
+versions skip the key (its value is not a list of names) and drop it when they rewrite the index.
 
 Every call may hit D-Bus and show an unlock prompt: the GUI uses the async twins, which run the
 sync method in a worker thread, one at a time. Messages never contain a secret value.
@@ -18,6 +21,7 @@ import asyncio
 import json
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterable
 from typing import ParamSpec, TypeVar
 
@@ -35,6 +39,7 @@ SERVICE = "mcp-desk"
 INDEX_USER = "mcp-desk:index"
 CHUNK_UNITS = 1000
 CHUNK_MARKER = "mcp-desk:chunked:v1:"
+CHANGED_KEY = "/changed"  # in the index: server -> {name: when it was last set, epoch seconds}
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -160,21 +165,55 @@ class SecretStore:
         return username(server, name, self.scope)
 
     def _index(self) -> dict[str, list[str]]:
+        return self._read_index()[0]
+
+    def _read_index(self) -> tuple[dict[str, list[str]], dict[str, dict[str, float]]]:
+        """(server -> names, server -> {name: last set}); times only for names in the index."""
         raw = self._raw_get(index_username(self.scope))
         if not raw:
-            return {}
+            return {}, {}
         try:
             data = json.loads(raw)
         except json.JSONDecodeError:
             logger.warning("the keyring's MCP Desk index is unreadable; starting a new one")
-            return {}
+            return {}, {}
         if not isinstance(data, dict):
-            return {}
-        return {str(k): [str(n) for n in v] for k, v in data.items() if isinstance(v, list) and v}
+            return {}, {}
+        names = {
+            str(k): [str(n) for n in v]
+            for k, v in data.items()
+            if k != CHANGED_KEY and isinstance(v, list) and v
+        }
+        changed: dict[str, dict[str, float]] = {}
+        stamps = data.get(CHANGED_KEY)
+        if isinstance(stamps, dict):
+            for server, per_name in stamps.items():
+                if server not in names or not isinstance(per_name, dict):
+                    continue
+                known = {
+                    str(n): float(t)
+                    for n, t in per_name.items()
+                    if n in names[server] and isinstance(t, int | float) and not isinstance(t, bool)
+                }
+                if known:
+                    changed[server] = known
+        return names, changed
 
-    def _write_index(self, index: dict[str, list[str]]) -> None:
-        clean = {k: sorted(set(v)) for k, v in sorted(index.items()) if v}
+    def _write_index(
+        self, index: dict[str, list[str]], changed: dict[str, dict[str, float]] | None = None
+    ) -> None:
+        """Write the names, and the times (`changed`; None keeps the stored ones of names that stay)."""
+        if changed is None:
+            changed = self._read_index()[1]
+        clean: dict[str, object] = {k: sorted(set(v)) for k, v in sorted(index.items()) if v}
+        stamps = {
+            server: {n: t for n, t in sorted(per_name.items()) if n in index.get(server, [])}
+            for server, per_name in sorted(changed.items())
+        }
+        stamps = {server: per_name for server, per_name in stamps.items() if per_name}
         if clean:
+            if stamps:
+                clean[CHANGED_KEY] = stamps
             self._raw_set(index_username(self.scope), json.dumps(clean, separators=(",", ":")))
         else:
             self._raw_delete(index_username(self.scope))
@@ -227,10 +266,11 @@ class SecretStore:
                 new_count = len(chunks)
             for i in range(new_count + 1, old_count + 1):
                 self._raw_delete(f"{user}#{i}")
-            index = self._index()
+            index, changed = self._read_index()
             if name not in index.get(server, []):
                 index.setdefault(server, []).append(name)
-                self._write_index(index)
+            changed.setdefault(server, {})[name] = round(time.time(), 3)
+            self._write_index(index, changed)
 
     def delete(self, server: str, name: str) -> bool:
         """Remove a secret and all its pieces. False when it was not set."""
@@ -263,6 +303,18 @@ class SecretStore:
             return index
         return list(index.get(server, []))
 
+    def names_with_times(self) -> dict[str, dict[str, float | None]]:
+        """Every server's secret names with when each was last set (epoch seconds), None where
+        unknown (set by a version that did not record it). Names only, never values."""
+        with self._lock:
+            self._adopt_if_pending()
+            self.check_available()
+            index, changed = self._read_index()
+        return {
+            server: {name: changed.get(server, {}).get(name) for name in names}
+            for server, names in index.items()
+        }
+
     def names(self, server: str) -> list[str]:
         """Typed shortcut of `list_names(server)`."""
         result = self.list_names(server)
@@ -276,15 +328,26 @@ class SecretStore:
         return result
 
     def rename_server(self, old: str, new: str) -> None:
-        """Move every secret of `old` to `new` (copy, then delete the old ones)."""
+        """Move every secret of `old` to `new` (copy, then delete the old ones); when each was
+        last set moves along (a rename changes no value)."""
         if old == new:
             return
         with self._lock:
+            times = self.names_with_times().get(old, {})
             for name in self.names(old):
                 value = self.get(old, name)
                 if value is not None:
                     self.set(new, name, value)
                 self.delete(old, name)
+            index, changed = self._read_index()
+            moved = changed.setdefault(new, {})
+            for name, when in times.items():
+                if when is None:
+                    moved.pop(name, None)  # unknown before the rename, unknown after
+                else:
+                    moved[name] = when
+            if times:
+                self._write_index(index, changed)
 
     def delete_server(self, server: str) -> list[str]:
         """Remove every secret of a server; returns the names removed."""
@@ -370,6 +433,9 @@ class SecretStore:
 
     async def alist_names(self, server: str | None = None) -> list[str] | dict[str, list[str]]:
         return await _in_thread(self.list_names, server)
+
+    async def anames_with_times(self) -> dict[str, dict[str, float | None]]:
+        return await _in_thread(self.names_with_times)
 
     async def arename_server(self, old: str, new: str) -> None:
         await _in_thread(self.rename_server, old, new)

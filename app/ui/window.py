@@ -243,6 +243,10 @@ class MainWindow(QMainWindow):
         connect_all.triggered.connect(lambda: self.controller.spawn(self.controller.connect_enabled()))
         m.addAction(connect_all)
         m.addSeparator()
+        from app.ui.credentials_action import CredentialsOpener
+
+        self.credentials = CredentialsOpener(self, m)  # "Keys and sign-ins…", menu and toolbar
+        m.addSeparator()
         quit_ = QAction("&Quit", self)
         # The platform's Quit keys; Ctrl+Q where it has none (Windows, the offscreen platform).
         keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Quit) or [QKeySequence("Ctrl+Q")]
