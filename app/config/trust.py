@@ -447,6 +447,16 @@ def _script(text: str, found: list[Risk], paths: list[str], *, depth: int) -> No
             previous = name
 
 
+@dataclass(frozen=True)
+class TrustRequest:
+    """One question to the person: may `server` run `launch`? `waiting`: servers asking next."""
+
+    server: str
+    launch: Launch
+    risks: tuple[Risk, ...] = ()
+    waiting: int = 0
+
+
 # ----------------------------------------------------------------------------------- folders
 
 
