@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
-from PySide6.QtGui import QFontDatabase, QTextOption
+from PySide6.QtGui import QFontDatabase, QShowEvent, QTextOption
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -178,11 +178,18 @@ class TrustDialog(QDialog):
         self.dont_run_button.setObjectName("trustDontRun")
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
-        # Enter by habit must not run a risky command.
-        default = self.dont_run_button if request.risks else self.allow_button
-        default.setDefault(True)
-        default.setFocus()
         layout.addWidget(buttons)
+        # Enter by habit must not run a risky command.
+        self._default = self.dont_run_button if request.risks else self.allow_button
+        self._default.setDefault(True)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        # The button box picks its own default when shown: ours again, with the focus.
+        self.allow_button.setDefault(False)
+        self.dont_run_button.setDefault(False)
+        self._default.setDefault(True)
+        self._default.setFocus()
 
     def risk_texts(self) -> list[str]:
         return [risk_text(r) for r in self.request.risks]

@@ -92,3 +92,18 @@ def allow_when_asked(window: Any) -> None:
         QTimer.singleShot(0, allow)
 
     prompter.asked.connect(asked)
+
+
+# A real MCP server (tests/mcp/sdk_server.py) that first touches a file: the proof that it ran.
+_MARKING = (
+    "import pathlib, runpy, sys; pathlib.Path(sys.argv[1]).touch(); sys.argv = sys.argv[2:]; "
+    "runpy.run_path(sys.argv[0], run_name='__main__')"
+)
+
+
+def marking_server(marker: Path, *extra_args: str) -> dict[str, Any]:
+    """An `mcpServers` entry whose process creates `marker` when it starts, then serves MCP."""
+    import sys
+
+    server = Path(__file__).resolve().parents[1] / "mcp" / "sdk_server.py"
+    return {"command": sys.executable, "args": ["-c", _MARKING, str(marker), str(server), *extra_args]}
