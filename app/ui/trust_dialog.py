@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
-from PySide6.QtGui import QFontDatabase, QShowEvent, QTextOption
+from PySide6.QtGui import QFontDatabase, QPalette, QShowEvent, QTextOption
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -137,9 +137,13 @@ class TrustDialog(QDialog):
         self.risks.setObjectName("trustRisks")
         risk_layout = QVBoxLayout(self.risks)
         if request.risks:
+            dark = self.palette().color(QPalette.ColorRole.Window).lightness() < 128
+            background, border, text = (
+                ("#4a3410", "#b7791f", "#ffe3b8") if dark else ("#fff4e5", "#f0b35b", "#5f3700")
+            )
             self.risks.setStyleSheet(
-                "QFrame#trustRisks { background: #fff4e5; border: 1px solid #f0b35b; border-radius: 4px; }"
-                " QLabel { color: #5f3700; }"
+                f"QFrame#trustRisks {{ background: {background}; border: 1px solid {border};"
+                f" border-radius: 4px; }} QLabel {{ color: {text}; }}"
             )
             title = plain_label(_tr("Look carefully before you allow it:"))
             bold = title.font()
@@ -167,6 +171,7 @@ class TrustDialog(QDialog):
             more.setObjectName("trustWaiting")
             layout.addWidget(more)
 
+        layout.addStretch(1)  # any extra height below the text, not between its lines
         buttons = QDialogButtonBox()
         self.allow_button: QPushButton = buttons.addButton(
             _tr("Allow"), QDialogButtonBox.ButtonRole.AcceptRole
@@ -185,6 +190,11 @@ class TrustDialog(QDialog):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        # Wrapped labels make Qt guess the height for a narrower dialog: fit it to this width.
+        layout = self.layout()
+        height = layout.totalHeightForWidth(self.width()) if layout is not None else -1
+        if height > 0:
+            self.resize(self.width(), height)
         # The button box picks its own default when shown: ours again, with the focus.
         self.allow_button.setDefault(False)
         self.dont_run_button.setDefault(False)
