@@ -223,7 +223,7 @@ class TrustPrompter(QObject):
         dialog = TrustDialog(request, self._window)
         self.dialog = dialog
         # Closing the window deletes the dialog with it: no longer "open", whatever comes next.
-        dialog.destroyed.connect(self._gone)
+        dialog.destroyed.connect(lambda *_: self._gone())  # a lambda: called even as the window goes
         opened = asyncio.ensure_future(run_dialog(dialog))
         try:
             await asyncio.sleep(0)  # the dialog opens first: whoever listens sees it shown

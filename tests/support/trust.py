@@ -86,7 +86,10 @@ def allow_when_asked(window: Any) -> None:
         dialog = prompter.dialog
 
         def allow() -> None:
-            if dialog is not None and prompter.dialog is dialog:  # still open
+            from shiboken6 import isValid
+
+            # Still open: not answered, and not gone with its window (a test that just ended).
+            if dialog is not None and prompter.dialog is dialog and isValid(dialog.allow_button):
                 dialog.allow_button.click()
 
         QTimer.singleShot(0, allow)
