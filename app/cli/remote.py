@@ -2,7 +2,8 @@
 
 TARGET is a configured server NAME, or an ad-hoc server: `--stdio "COMMAND ARGS"` or `--url URL`.
 `--json` prints machine-readable output. Exit 0 ok, 1 failure (one line on stderr), 3 when the tool
-answered with `isError: true`.
+answered with `isError: true`, 4 when a configured local server was not allowed to run
+(`app.cli.approval`: asked on a terminal, refused without one unless `--trust`).
 
 Startup time matters for scripts: this module imports only the standard library at import time;
 the engine (and with it the SDK, about half a second) is imported inside the command that runs.
@@ -46,7 +47,9 @@ def add_target_arguments(parser: argparse.ArgumentParser) -> None:
     """The ad-hoc target options and the output options every command here shares."""
     group = parser.add_argument_group("ad-hoc server (instead of a configured SERVER)")
     group.add_argument(
-        "--stdio", metavar='"COMMAND ARGS"', help="start this command and speak MCP on its stdio"
+        "--stdio",
+        metavar='"COMMAND ARGS"',
+        help="start this command and speak MCP on its stdio (your own command: it runs without asking)",
     )
     group.add_argument(
         "--url", metavar="URL", help="a Streamable HTTP server (an URL ending in /sse: legacy SSE)"
@@ -59,6 +62,12 @@ def add_target_arguments(parser: argparse.ArgumentParser) -> None:
         "--timeout", type=float, metavar="S", help="seconds to wait (connecting, and each request)"
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument(
+        "--trust",
+        action="store_true",
+        help="allow a configured SERVER's program to run on this computer, and remember it "
+        "(otherwise it is asked on a terminal, and refused without one: exit 4)",
+    )
 
 
 def _positional_server(parser: argparse.ArgumentParser) -> None:
@@ -148,10 +157,16 @@ def resolve_target(args: argparse.Namespace) -> Target:
             raise CommandError(str(exc), EXIT_USAGE) from exc
     if args.server is None:
         raise CommandError("name a configured SERVER, or give --stdio or --url", EXIT_USAGE)
-    return configured_target(args.server, mode=args.mode, timeout=args.timeout)
+    return configured_target(
+        args.server, mode=args.mode, timeout=args.timeout, trust=getattr(args, "trust", False)
+    )
 
 
-def configured_target(name: str, *, mode: str | None = None, timeout: float | None = None) -> Target:
+def configured_target(
+    name: str, *, mode: str | None = None, timeout: float | None = None, trust: bool = False
+) -> Target:
+    """The target of a configured server; a local one only once it is allowed to run."""
+    from app.cli.approval import ensure_approved
     from app.config.store import ConfigStore
     from app.mcp.target import target_from_config
     from app.secrets.profile import folder_secrets
@@ -159,6 +174,7 @@ def configured_target(name: str, *, mode: str | None = None, timeout: float | No
     store = ConfigStore()
     store.load()
     entry = store.get(name)  # ConfigError "no server named ..." is reported by the CLI root
+    ensure_approved(store, name, trust=trust)  # before any key is read from the keyring
     try:
         target = target_from_config(entry, store.settings(name), folder_secrets(store))
     except ValueError as exc:

@@ -178,13 +178,15 @@ class ServerSettings:
     order: int | None = None
     # OAuth client settings (client id, scopes, redirect port...). Tokens live in the keyring.
     oauth: dict[str, Any] = field(default_factory=dict)
+    # The stdio command the person allowed to run: `app.config.trust.fingerprint` of it, or None.
+    approved_launch: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     # Keys (and their order) found in the file: a default the user wrote out stays written.
     key_order: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ServerSettings:
-        known = ("timeout", "protocol_mode", "roots", "trusted_tools", "order", "oauth")
+        known = ("timeout", "protocol_mode", "roots", "trusted_tools", "order", "oauth", "approved_launch")
         timeout = data.get("timeout", 60.0)
         if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
             raise EntryShapeError("timeout", "`timeout` must be a positive number of seconds")
@@ -197,6 +199,7 @@ class ServerSettings:
         oauth = data.get("oauth", {})
         if not isinstance(oauth, dict):
             raise EntryShapeError("oauth", "`oauth` must be an object")
+        approved = _opt_str(data, "approved_launch")
         return cls(
             timeout=float(timeout),
             protocol_mode=mode,
@@ -204,6 +207,7 @@ class ServerSettings:
             trusted_tools=set(_str_list(data, "trusted_tools")),
             order=order,
             oauth=copy.deepcopy(oauth),
+            approved_launch=approved,
             extra={k: copy.deepcopy(v) for k, v in data.items() if k not in known},
             key_order=tuple(data.keys()),
         )
@@ -224,6 +228,8 @@ class ServerSettings:
             out["order"] = self.order
         if self.oauth or "oauth" in present:
             out["oauth"] = copy.deepcopy(self.oauth)
+        if self.approved_launch is not None:
+            out["approved_launch"] = self.approved_launch
         out.update(copy.deepcopy(self.extra))
         order = {key: i for i, key in enumerate(self.key_order)}
         return dict(sorted(out.items(), key=lambda kv: order.get(kv[0], len(order))))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
@@ -21,6 +21,10 @@ from app.ui.bridge import EngineBridge
 
 if TYPE_CHECKING:  # the store is imported when the list is first read, not at start
     from app.config.store import ConfigStore
+    from app.config.trust import TrustRequest
+
+# Asks the person whether a local command may run (the window's trust dialog); True = allowed.
+TrustPrompt = Callable[["TrustRequest"], Awaitable[bool]]
 
 logger = logging.getLogger(__name__)
 
@@ -38,6 +42,8 @@ class DeskController(QObject):
         config_warning(message): the list loaded, but some of it was left out (an entry whose name
             cannot be used stays in the file untouched); one line per problem.
         server_connecting(name): a list change started connecting this server (say so at once).
+        approval_changed(name): a local server was allowed to run, or was left waiting for the
+            person's approval (its row says so; Connect asks again).
     """
 
     servers_changed = Signal()
@@ -45,6 +51,7 @@ class DeskController(QObject):
     config_failed = Signal(str)
     config_warning = Signal(str)
     server_connecting = Signal(str)
+    approval_changed = Signal(str)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -66,6 +73,12 @@ class DeskController(QObject):
         self._reload_error: str | None = None  # the last outside edit that did not parse
         self._warned: list[str] = []
         self._seen_revision = -1  # the store's outside_revision the list on screen reflects
+        # The trust gate: who asks the person (None: nobody can, so nothing unapproved runs),
+        # the servers a "Don't run" left waiting, and the one question open per server.
+        self.trust_prompt: TrustPrompt | None = None
+        self._waiting_approval: set[str] = set()
+        self._asks: dict[str, asyncio.Task[bool]] = {}
+        self._ask_lock: asyncio.Lock | None = None
         self.servers_changed.connect(self._on_servers_changed)
 
     # --- configuration ------------------------------------------------------------------------
@@ -261,6 +274,9 @@ class DeskController(QObject):
 
     async def connect_server(self, name: str) -> None:
         await self.ensure_engine()
+        if not await self.allowed_to_run(name):
+            self._not_started(name)
+            return
         try:
             target = await self._target(name)
         except Exception as exc:
@@ -372,6 +388,14 @@ class DeskController(QObject):
         conn = self.connection(name)
         if conn is None:
             return
+        if self._needs_approval(name):
+            if conn.state.value in ("idle", "closed"):
+                return  # not running: the next Connect asks
+            if not await self.allowed_to_run(name):
+                # What runs now is not what was approved: stop it rather than run the new one.
+                await self.manager.disconnect(name)
+                self._not_started(name)
+                return
         try:
             target = await self._target(name)
         except Exception as exc:
@@ -382,6 +406,93 @@ class DeskController(QObject):
         if old != target and conn.state.value == "failed":
             self.server_connecting.emit(name)
             self.manager.connect(name)
+
+    # --- the trust gate: a local command runs only once the person allowed it -----------------
+    def _needs_approval(self, name: str) -> bool:
+        from app.config.trust import needs_approval
+
+        entry = self.entry(name)
+        return entry is not None and needs_approval(entry, self.settings(name))
+
+    def waiting_for_approval(self, name: str) -> bool:
+        """True when the person said "Don't run" to this server as it is now (its row says so)."""
+        return name in self._waiting_approval and self._needs_approval(name)
+
+    def _set_waiting(self, name: str, waiting: bool) -> None:
+        if waiting != (name in self._waiting_approval):
+            if waiting:
+                self._waiting_approval.add(name)
+            else:
+                self._waiting_approval.discard(name)
+            self.approval_changed.emit(name)
+
+    async def allowed_to_run(self, name: str) -> bool:
+        """True when `name` may start: nothing runs on this computer, its command is approved as
+        it is now, or the person allows it now. One question per server at a time (a second
+        Connect waits for the open one), and one server asks after another, never two dialogs
+        on top of each other."""
+        if not self._needs_approval(name):
+            self._set_waiting(name, False)
+            return True
+        task = self._asks.get(name)
+        if task is None or task.done():
+            task = self.spawn(self._ask(name))
+            self._asks[name] = task
+            task.add_done_callback(lambda t: self._asks.pop(name) if self._asks.get(name) is t else None)
+        return await asyncio.shield(task)
+
+    async def _ask(self, name: str) -> bool:
+        from app.config.trust import Launch, TrustRequest, approve, find_risks, needs_approval
+
+        if self._ask_lock is None:
+            self._ask_lock = asyncio.Lock()
+        async with self._ask_lock:
+            while True:
+                entry = self.entry(name)
+                if entry is None:
+                    return False  # removed while it waited its turn
+                if not needs_approval(entry, self.settings(name)):
+                    self._set_waiting(name, False)
+                    return True  # allowed meanwhile (another window, `--trust`)
+                launch = Launch.of(entry)
+                assert launch is not None
+                if self.trust_prompt is None:
+                    allowed = False
+                else:
+                    # Risks look at folders on disk (and PATH): a worker thread, not the GUI thread.
+                    risks = await asyncio.to_thread(find_risks, launch)
+                    waiting = sum(1 for n, t in self._asks.items() if n != name and not t.done())
+                    allowed = await self.trust_prompt(TrustRequest(name, launch, tuple(risks), waiting))
+                if not allowed:
+                    self._set_waiting(name, True)
+                    return False
+                # Take in outside edits first: a save keeps this window's version of a server's
+                # settings whole, and the approval must not undo a timeout changed meanwhile.
+                self.reload_from_disk()
+                current = self.entry(name)
+                if current is None or Launch.of(current) != launch:
+                    continue  # changed while the person read it: ask about what would run now
+                approve(current, self.settings(name))
+                self._remember_approval(name)
+                self._set_waiting(name, False)
+                return True
+
+    def _remember_approval(self, name: str) -> None:
+        """Save the approval (a save, not an edit of the list: nothing to reconnect or redraw)."""
+        if self.config_error is not None:
+            return
+        try:
+            self.store.save()
+        except Exception as exc:  # ConfigError, OSError: allowed for this session, said in the log
+            logger.warning("the approval of %s could not be saved: %s", name, exc)
+
+    def _not_started(self, name: str) -> None:
+        """Tell the row what the engine has for a server that was not allowed to start."""
+        conn = self.connection(name)
+        if conn is None:
+            self.bridge.state_changed.emit(name, "idle", "waiting for your approval")
+        else:
+            self.bridge.state_changed.emit(name, conn.state.value, conn.reason or "")
 
     async def shutdown(self) -> None:
         for t in list(self._tasks):

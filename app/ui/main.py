@@ -135,6 +135,8 @@ async def _main(app: Any, args: argparse.Namespace, headless: bool, quitting: An
             return 1
     # Right after the first paint: the engine imports in a worker thread, then every enabled
     # server connects in the background (the window answers input all along).
+    if headless:
+        controller.trust_prompt = None  # nobody to ask: a command not yet allowed is not started
     connecting = window.start_engine(connect_enabled=True)
     assert connecting is not None
     if headless:

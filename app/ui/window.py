@@ -211,6 +211,11 @@ class MainWindow(QMainWindow):
         self._build_menu()
         self._build_shortcuts()
         self._wire()
+        from app.ui.trust_dialog import TrustPrompter
+
+        self.trust_prompter = TrustPrompter(self)  # "Allow this program to run?" asks over this window
+        self.controller.trust_prompt = self.trust_prompter
+        self.controller.approval_changed.connect(self.reload_servers)
         self.reload_servers()
         if self.controller.config_error:
             self.statusBar().showMessage(
@@ -391,8 +396,12 @@ class MainWindow(QMainWindow):
         for e in self.controller.entries():
             old = self.server_model.server(e.name)
             row = ServerRow(e.name, e.transport, bool(getattr(e, "disabled", False)))
+            notes = []
+            if self.controller.waiting_for_approval(e.name):
+                notes.append(self.tr("waiting for your approval: press Connect"))
             if e.name in session_only:
-                row.note = self.tr("key kept for this session only")
+                notes.append(self.tr("key kept for this session only"))
+            row.note = " · ".join(notes)
             if old is not None:
                 row.state, row.reason, row.tool_count = old.state, old.reason, old.tool_count
             rows.append(row)

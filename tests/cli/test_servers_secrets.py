@@ -153,7 +153,7 @@ def test_a_key_that_is_not_there_is_named_not_cannot_store(
 ) -> None:
     add = ["servers", "add", "brave", "--command", sys.executable, "--env", "K=${secret:BRAVE_API_KEY}"]
     assert run(add, capsys, monkeypatch)[0] == 0
-    code, _, err = run(["tools", "brave"], capsys, monkeypatch)
+    code, _, err = run(["tools", "brave", "--trust"], capsys, monkeypatch)  # allowed: the key is asked for
     assert code == 1
     assert "the key BRAVE_API_KEY is not in this computer's keychain: set it" in err
     assert "mcp-desk secrets set brave BRAVE_API_KEY" in err

@@ -94,12 +94,22 @@ settings_files = st.fixed_dictionaries(
                     "protocol_mode": st.sampled_from(["legacy", "2025-11-25"]),
                     "roots": st.lists(strings, min_size=1, max_size=3),
                     "oauth": st.dictionaries(st.text(max_size=6), json_values, min_size=1, max_size=3),
+                    "approved_launch": st.text(min_size=1, max_size=70),
                 },
             ).flatmap(
                 lambda known: st.dictionaries(
                     st.text(min_size=1, max_size=8).filter(
                         lambda k: (
-                            k not in ("timeout", "protocol_mode", "roots", "trusted_tools", "order", "oauth")
+                            k
+                            not in (
+                                "timeout",
+                                "protocol_mode",
+                                "roots",
+                                "trusted_tools",
+                                "order",
+                                "oauth",
+                                "approved_launch",
+                            )
                         )
                     ),
                     json_values,

@@ -144,6 +144,7 @@ def test_settings_live_in_second_file(config_dir: Path) -> None:
     s.protocol_mode = "legacy"
     s.roots.append("/tmp/project")
     s.oauth["client_id"] = "abc"
+    s.approved_launch = "sha256:00ff"
     store.app_settings["window"] = {"w": 800}
     store.save()
     servers = json.loads((config_dir / "servers.json").read_text())
@@ -155,12 +156,14 @@ def test_settings_live_in_second_file(config_dir: Path) -> None:
         "roots": ["/tmp/project"],
         "trusted_tools": ["echo"],
         "oauth": {"client_id": "abc"},
+        "approved_launch": "sha256:00ff",
     }
     assert stat.S_IMODE((config_dir / "settings.json").stat().st_mode) == 0o600
     again = ConfigStore()
     again.load()
     assert again.settings("demo").trusted_tools == {"echo"}
     assert again.settings("demo").timeout == 5.0
+    assert again.settings("demo").approved_launch == "sha256:00ff"
     assert again.app_settings == {"window": {"w": 800}}
 
 

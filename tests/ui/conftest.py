@@ -53,24 +53,43 @@ def run(qtbot: Any, coro: Any, timeout: float = 30.0) -> Any:
     return task.result()
 
 
-def write_servers(config_dir: Path, servers: dict[str, Any]) -> None:
+def write_servers(config_dir: Path, servers: dict[str, Any], *, approved: bool = True) -> None:
+    """Write servers.json; its local servers approved to run (as if allowed earlier) unless not."""
     import json
 
-    (config_dir / "servers.json").write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
+    from tests.support.trust import write_approved_servers
+
+    if approved:
+        write_approved_servers(config_dir, servers)
+    else:
+        (config_dir / "servers.json").write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
 
 
 DEMO = {"command": sys.executable, "args": ["-m", "app", "demo-server"]}
 
 
 @contextlib.contextmanager
-def open_desk(qtbot: Any, *, connect_enabled: bool = False) -> Iterator[Any]:
-    """The real main window on the test's config dir, engine started; closed down after."""
+def open_desk(qtbot: Any, *, connect_enabled: bool = False, approve: bool = True) -> Iterator[Any]:
+    """The real main window on the test's config dir, engine started; closed down after.
+
+    The local servers the test wrote are approved to run first (as if the person had allowed
+    them earlier), and Allow is pressed on any prompt for one it adds later, unless
+    `approve=False`: the tests of the trust prompt answer it themselves."""
+    from app.config.paths import config_dir
     from app.ui.controller import DeskController
     from app.ui.window import MainWindow
 
+    if approve:
+        from tests.support.trust import approve_servers
+
+        approve_servers(config_dir())
     controller = DeskController()
     controller.load_config()
     window = MainWindow(controller)
+    if approve:
+        from tests.support.trust import allow_when_asked
+
+        allow_when_asked(window)  # servers the test adds while it runs are allowed too
     qtbot.addWidget(window)
     window.resize(1200, 800)
     window.show()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -12,6 +11,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QModelIndex, Qt
 
+from tests.support.trust import write_approved_servers
 from tests.ui.conftest import connect, fill_text_field, run_tool_and_wait, select_tool
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support")
@@ -123,7 +123,7 @@ def test_smoke_test_command(tmp_path: Path) -> None:
         "broken": {"command": "no-such-command-mcp-desk"},
         "resting": {**demo, "disabled": True},
     }
-    (cfg / "servers.json").write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
+    write_approved_servers(cfg, servers)
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     shot = tmp_path / "main.png"
     out = subprocess.run(

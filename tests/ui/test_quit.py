@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.procs import descendants, left_running, read_pidfile
+from tests.support.trust import write_approved_servers
 
 REPO = Path(__file__).resolve().parents[2]
 DEMO = {"command": sys.executable, "args": ["-m", "app", "demo-server"]}
@@ -36,7 +37,7 @@ def servers(cfg: Path, pidfile: Path, fault: str = "grandchild-ignores-term") ->
         "cwd": str(REPO),
     }
     listing = {"mcpServers": {"demo": DEMO, "tree": tree}}
-    (cfg / "servers.json").write_text(json.dumps(listing), encoding="utf-8")
+    write_approved_servers(cfg, listing["mcpServers"])
 
 
 def gui_env() -> dict[str, str]:
@@ -166,7 +167,7 @@ def test_interrupted_smoke_test_stops_its_servers_and_says_so(config_dir: Path) 
         "args": ["-m", "tests.servers.faults.stdio_fault", "never-initialize"],
         "cwd": str(REPO),
     }
-    (config_dir / "servers.json").write_text(json.dumps({"mcpServers": {"hang": hang}}), encoding="utf-8")
+    write_approved_servers(config_dir, {"hang": hang})
     gui = start_gui(config_dir, "--smoke-test")
     try:
         procs = wait_for_children(gui.pid, 1)
