@@ -27,7 +27,15 @@ from PySide6.QtWidgets import (
 from app.ui.bridge import EngineBridge
 from app.ui.catalog_panel import KINDS, CatalogPanel, item_from
 from app.ui.controller import DeskController
-from app.ui.models.servers import CONNECTING, FAILED, IDLE, READY, ServerListModel, ServerRow
+from app.ui.models.servers import (
+    CONNECTING,
+    FAILED,
+    IDLE,
+    NEEDS_SIGN_IN,
+    READY,
+    ServerListModel,
+    ServerRow,
+)
 from app.ui.safe_text import confirm_and_open, plain_label, plain_tooltip, visible_line
 
 if TYPE_CHECKING:
@@ -151,6 +159,11 @@ class MainWindow(QMainWindow):
         self.overview_title.setFont(f)
         self.overview_title.setStyleSheet("padding: 0 12px;")
         gl.addWidget(self.overview_title)
+        from app.ui.sign_in import SignInBox
+
+        # Sign in needed / waiting for the browser / signed in as …: what the engine said last.
+        self.sign_in_box = SignInBox()
+        gl.addWidget(self.sign_in_box)
         self.overview_reason = plain_label("")
         self.overview_reason.setObjectName("failureReason")
         self.overview_reason.setStyleSheet(
@@ -266,6 +279,13 @@ class MainWindow(QMainWindow):
         b.traffic_recorded.connect(self.on_traffic)
         b.progress_reported.connect(self.on_progress)
         b.resource_updated.connect(self.on_resource_updated)
+        b.sign_in_waiting.connect(self.on_sign_in_waiting)
+        self.sign_in_box.sign_in_clicked.connect(lambda name: self.on_server_action("sign_in", name))
+        self.sign_in_box.cancel_clicked.connect(lambda name: self.on_server_action("cancel_sign_in", name))
+        self.sign_in_box.sign_out_clicked.connect(lambda name: self.on_server_action("sign_out", name))
+        self.sign_in_box.link_copied.connect(
+            lambda _name: self.statusBar().showMessage(self.tr("Sign-in link copied"), 5000)
+        )
         self.controller.servers_changed.connect(self.reload_servers)
         self.controller.config_failed.connect(self._show_config_problem)
         self.controller.config_warning.connect(self._show_config_problem)
@@ -391,6 +411,7 @@ class MainWindow(QMainWindow):
                 row.note = self.tr("key kept for this session only")
             if old is not None:
                 row.state, row.reason, row.tool_count = old.state, old.reason, old.tool_count
+                row.sign_in_url, row.auth = old.sign_in_url, old.auth
             rows.append(row)
         self.server_model.set_servers(rows)
         names = self.server_model.names()
@@ -421,6 +442,31 @@ class MainWindow(QMainWindow):
             c.spawn(self.duplicate_server(name), self._show_error)
         elif action == "remove":
             c.spawn(self.remove_server(name), self._show_error)
+        elif action == "sign_in":
+            c.spawn(c.sign_in(name), self._show_error)
+        elif action == "cancel_sign_in":
+            c.spawn(c.cancel_sign_in(name), self._show_error)
+        elif action == "sign_out":
+            c.spawn(self._sign_out(name), self._show_error)
+
+    async def _sign_out(self, name: str) -> None:
+        await self.controller.sign_out(name)
+        # Not connected this session, the engine says nothing: ask the keychain again.
+        await self._read_auth(name)
+
+    async def _read_auth(self, name: str) -> None:
+        """What the keychain says of the server's sign-in, for the overview and the menu."""
+        entry = self.controller.entry(name)
+        if entry is None or getattr(entry, "transport", "stdio") == "stdio":
+            return
+        try:
+            status = await self.controller.auth_status(name)
+        except Exception as exc:  # a locked keychain: nothing to show, the connection says the rest
+            logger.info("cannot read the sign-in of %s: %s", name, exc)
+            status = None
+        self.server_model.update_auth(name, status if status is not None and status.signed_in else None)
+        if name == self.current_server():
+            self._update_empty_state()
 
     def _show_error(self, exc: BaseException) -> None:
         logger.warning("action failed: %s", exc)
@@ -513,10 +559,17 @@ class MainWindow(QMainWindow):
         self.server_model.update_state(server, CONNECTING, "")
         self._update_empty_state()
 
+    @Slot(str, str)
+    def on_sign_in_waiting(self, server: str, url: str) -> None:
+        self.server_model.update_sign_in_wait(server, url)
+        if server == self.current_server():
+            self._update_empty_state()
+
     @Slot(str, str, str)
     def on_state_changed(self, server: str, state: str, reason: str) -> None:
         self.server_model.update_state(server, state, reason)
         if state == READY:
+            self.controller.spawn(self._read_auth(server))
             first = server not in self._loaded
             self._loaded.add(server)
             if first:
@@ -529,7 +582,7 @@ class MainWindow(QMainWindow):
                 self._restoring = None
                 if self.catalog.select(kind, server, key):
                     pass
-        elif state in (FAILED, "closed", "idle"):
+        elif state in (FAILED, "closed", "idle", NEEDS_SIGN_IN):
             self._loaded.discard(server)
             self._clear_server(server)
         if server == self.current_server() or state == READY:
@@ -683,10 +736,29 @@ class MainWindow(QMainWindow):
         if row is None:
             self.catalog.empty.setText("")
             self.overview_title.setText("")
+            self.sign_in_box.clear()
             return
         status = "failed" if row.state == FAILED else row.status_text()
+        if row.state == NEEDS_SIGN_IN:
+            status = self.tr("sign in needed")  # the reason is in the box below
         self.overview_title.setText(f"{server} — {status}")
-        if row.state == FAILED:
+        if row.state == NEEDS_SIGN_IN:
+            self.sign_in_box.show_needed(server, row.reason)
+        elif row.waiting_for_sign_in:
+            self.sign_in_box.show_waiting(server, row.sign_in_url)
+        elif row.state == READY and row.signed_in:
+            self.sign_in_box.show_signed_in(server, row.auth)
+        else:
+            self.sign_in_box.clear()
+        if row.state == NEEDS_SIGN_IN:
+            self.catalog.empty.setText(
+                self.tr("Sign in to {server} to see its tools.").format(server=visible_line(server))
+            )
+        elif row.waiting_for_sign_in:
+            self.catalog.empty.setText(
+                self.tr("Waiting for you to sign in to {server}…").format(server=visible_line(server))
+            )
+        elif row.state == FAILED:
             self.catalog.empty.setText(f"{server} failed: {row.reason}")
             self.overview_reason.setText(
                 f"Could not connect to “{server}”:\n{row.reason}\n\n"
