@@ -63,12 +63,13 @@ DEMO = {"command": sys.executable, "args": ["-m", "app", "demo-server"]}
 
 
 @contextlib.contextmanager
-def open_desk(qtbot: Any, *, connect_enabled: bool = False) -> Iterator[Any]:
-    """The real main window on the test's config dir, engine started; closed down after."""
+def open_desk(qtbot: Any, *, connect_enabled: bool = False, browser: Any = None) -> Iterator[Any]:
+    """The real main window on the test's config dir, engine started; closed down after.
+    `browser` stands in for the system browser at sign-in (an `app.mcp.auth.Browser`)."""
     from app.ui.controller import DeskController
     from app.ui.window import MainWindow
 
-    controller = DeskController()
+    controller = DeskController(browser=browser)
     controller.load_config()
     window = MainWindow(controller)
     qtbot.addWidget(window)
