@@ -251,7 +251,7 @@ class KeyringNotice(QFrame):
 
 
 class OAuthSection(QWidget):
-    """"Sign-in (OAuth)" on the remote page, folded away: most servers register MCP Desk by
+    """The "Sign-in (OAuth)" part of the remote page, folded away: most servers register MCP Desk by
     themselves; a client id (and secret) is only for providers that gave the person one.
 
     The client id and scope go to settings.json; the secret only to the keychain."""

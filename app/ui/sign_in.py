@@ -60,7 +60,7 @@ def _tr(text: str) -> str:
 
 
 def until_text(expires_at: float, now: float | None = None) -> str:
-    """"14:05" today, "3 Dec 14:05" on another day (local time)."""
+    """The time as "14:05" today, "3 Dec 14:05" on another day (local time)."""
     when = time.localtime(expires_at)
     today = time.localtime(time.time() if now is None else now)
     if when[:3] == today[:3]:

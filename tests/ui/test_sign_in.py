@@ -5,6 +5,7 @@ fields, and a server with its own bearer header left as it was."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import time
@@ -36,9 +37,8 @@ def oauth(oauth_server_factory: Any) -> OAuthServer:
     return server
 
 
-def remote_desk(
-    qtbot: Any, config_dir: Path, oauth: OAuthServer, browser: HeadlessBrowser
-) -> Iterator[Any]:
+@contextlib.contextmanager
+def remote_desk(qtbot: Any, config_dir: Path, oauth: OAuthServer, browser: HeadlessBrowser) -> Iterator[Any]:
     write_servers(config_dir, {"remote": {"type": "http", "url": oauth.url}})
     with open_desk(qtbot, browser=browser) as window:
         window.servers.select("remote")
@@ -57,7 +57,8 @@ def browser() -> HeadlessBrowser:
 def desk_needing_sign_in(
     qtbot: Any, aloop: Any, config_dir: Path, oauth: OAuthServer, browser: HeadlessBrowser
 ) -> Iterator[Any]:
-    yield from remote_desk(qtbot, config_dir, oauth, browser)
+    with remote_desk(qtbot, config_dir, oauth, browser) as window:
+        yield window
 
 
 def sign_in(qtbot: Any, window: Any) -> None:
@@ -96,7 +97,8 @@ def test_sign_in_shows_the_tools_and_the_account_with_its_expiry(
     sign_in(qtbot, w)
     assert len(browser.visits) == 1 and browser.visits[0].server == "remote"
     qtbot.waitUntil(lambda: w.catalog.models["tools"].rowCount() > 0, timeout=10000)
-    names = {w.catalog.models["tools"].index(i, 0).data() for i in range(w.catalog.models["tools"].rowCount())}
+    tools = w.catalog.models["tools"]
+    names = {tools.index(i, 0).data() for i in range(tools.rowCount())}
     assert {"whoami", "echo"} <= names
     status = w.server_model.server("remote").auth
     assert status.account == SUBJECT and status.expires_at is not None
@@ -112,7 +114,7 @@ def test_cancel_while_waiting_returns_to_sign_in_needed(
 ) -> None:
     # The person never finishes in the browser: only the address is recorded.
     browser = HeadlessBrowser(follow=False)
-    for w in remote_desk(qtbot, config_dir, oauth, browser):
+    with remote_desk(qtbot, config_dir, oauth, browser) as w:
         w.sign_in_box.sign_in_button.click()
         qtbot.waitUntil(lambda: w.sign_in_box.mode == "waiting", timeout=15000)
         assert w.sign_in_box.headline.text() == "Waiting for you to sign in in your browser…"
