@@ -69,7 +69,7 @@ def until_text(expires_at: float, now: float | None = None) -> str:
 
 
 def status_text(status: AuthStatus, now: float | None = None) -> str:
-    """"signed in as ana@example.com · until 14:05", with whatever part is known."""
+    """One line such as "signed in as ana@example.com · until 14:05", with the parts known."""
     account = status.account or ""
     if status.expires_at is not None:
         until = until_text(status.expires_at, now)
