@@ -53,7 +53,8 @@ logger = logging.getLogger(__name__)
 SECRET_REF_PREFIX = "${secret:"
 PROTOCOL_MODES = ("auto", "legacy", "2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 SECRET_PLACEHOLDER = "stored in the keychain — type to replace"
-# The keyring secret that holds a pre-registered OAuth client's secret (never settings.json).
+# The keyring secret that holds a pre-registered OAuth client's secret (never settings.json):
+# app.secrets.oauth.CLIENT_SECRET, spelled here so opening the dialog imports no keyring code.
 OAUTH_CLIENT_SECRET = "oauth.client_secret"
 # settings.json `oauth` keys the dialog edits; others (grant, client_metadata_url) are kept as found.
 OAUTH_FIELDS = ("client_id", "scope")

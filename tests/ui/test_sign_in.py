@@ -269,3 +269,10 @@ def test_a_server_with_its_own_bearer_header_stays_as_it_was(
             settings = json.loads((config_dir / "settings.json").read_text(encoding="utf-8"))
             assert "oauth" not in settings.get("servers", {}).get("api", {})
             assert w.controller.secrets.names("api") == ["TOKEN"]
+
+
+def test_the_dialog_names_the_client_secret_as_the_engine_reads_it() -> None:
+    from app.secrets.oauth import CLIENT_SECRET
+    from app.ui.server_dialog import OAUTH_CLIENT_SECRET
+
+    assert OAUTH_CLIENT_SECRET == CLIENT_SECRET

@@ -16,6 +16,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QIcon
 
+from app.mcp.events import WAITING_FOR_BROWSER
 from app.ui.safe_text import plain_tooltip, visible_line
 
 logger = logging.getLogger(__name__)
@@ -216,8 +217,8 @@ class ServerListModel(QAbstractListModel):
             return
         row = self._rows[i]
         row.state, row.reason = state, reason
-        if state != CONNECTING:
-            row.sign_in_url = ""
+        if state != CONNECTING or reason != WAITING_FOR_BROWSER:
+            row.sign_in_url = ""  # the browser came back (or the attempt ended)
         if state == NEEDS_SIGN_IN:
             row.auth = None
         if state != READY:
