@@ -27,6 +27,11 @@ logger = logging.getLogger(__name__)
 # reason ("sign-in was cancelled", "your sign-in has expired: sign in again") is worth showing.
 PLAIN_REASON = "sign in needed"
 
+# The box's tint per state: the server list's colours for "sign in needed", "connecting", "ready".
+NEEDED_ACCENT = (0x35, 0x74, 0xE0)
+WAITING_ACCENT = (0xD3, 0x9E, 0x00)
+SIGNED_IN_ACCENT = (0x2E, 0x9D, 0x4F)
+
 
 class QtBrowser:
     """`app.mcp.auth.Browser` for the window: opens the sign-in page in the system browser.
@@ -139,13 +144,16 @@ class SignInBox(QFrame):
             row.addWidget(b)
         row.addStretch(1)
         lay.addLayout(row)
-        self._style("#e8f0fe", "#1a3e72", "#c5d7f5")
+        self._style(NEEDED_ACCENT)
         self.hide()
 
-    def _style(self, background: str, text: str, border: str) -> None:
+    def _style(self, accent: tuple[int, int, int]) -> None:
+        # A tint of the state's colour over the window, text in the palette's own colour: readable
+        # in a light and a dark theme alike.
+        r, g, b = accent
         self.setStyleSheet(
-            f"#signInBox {{ background: {background}; border: 1px solid {border}; border-radius: 4px; }}"
-            f"#signInBox QLabel {{ color: {text}; }}"
+            f"#signInBox {{ background: rgba({r}, {g}, {b}, 0.13);"
+            f" border: 1px solid rgba({r}, {g}, {b}, 0.55); border-radius: 4px; }}"
         )
 
     def _buttons(self, *shown: QPushButton) -> None:
@@ -168,7 +176,7 @@ class SignInBox(QFrame):
         self.detail.setText("\n".join(lines))
         self.detail.show()
         self._buttons(self.sign_in_button)
-        self._style("#e8f0fe", "#1a3e72", "#c5d7f5")
+        self._style(NEEDED_ACCENT)
         self.show()
 
     def show_waiting(self, server: str, url: str) -> None:
@@ -184,7 +192,7 @@ class SignInBox(QFrame):
         self.detail.show()
         self._buttons(self.copy_button, self.cancel_button)
         self.copy_button.setEnabled(bool(url))
-        self._style("#fff8e1", "#4e3b00", "#f3d98b")
+        self._style(WAITING_ACCENT)
         self.show()
 
     def show_signed_in(self, server: str, status: AuthStatus) -> None:
@@ -194,7 +202,7 @@ class SignInBox(QFrame):
         self.detail.setText(self.tr("with {issuer}").format(issuer=issuer) if issuer else "")
         self.detail.setVisible(bool(issuer))
         self._buttons(self.sign_out_button)
-        self._style("#e8f5e9", "#1b4d2b", "#b9dfc1")
+        self._style(SIGNED_IN_ACCENT)
         self.show()
 
     def clear(self) -> None:
