@@ -201,6 +201,9 @@ class SignInBox(QFrame):
         issuer = status.issuer or ""
         self.detail.setText(self.tr("with {issuer}").format(issuer=issuer) if issuer else "")
         self.detail.setVisible(bool(issuer))
+        self.headline.setToolTip(
+            self.tr("MCP Desk renews this sign-in by itself when it runs out.") if status.can_refresh else ""
+        )
         self._buttons(self.sign_out_button)
         self._style(SIGNED_IN_ACCENT)
         self.show()

@@ -721,6 +721,10 @@ class MainWindow(QMainWindow):
         if shown is not None and shown != server and not self.catalog.all_servers.isChecked():
             self.right.setCurrentWidget(self.guide)  # don't keep showing another server's tool
         self._update_empty_state()
+        row = self.server_model.server(server) if server else None
+        if row is not None and row.state == READY and row.signed_in:
+            # Tokens renew silently: the expiry shown is the one the keychain holds now.
+            self.controller.spawn(self._read_auth(server))
 
     def _shown_server(self) -> str | None:
         w = self.right.currentWidget()

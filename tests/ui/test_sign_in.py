@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtCore import QObject, QUrl, Slot
+from PySide6.QtGui import QDesktopServices, QGuiApplication
 
 from tests.servers.oauth_fixtures import *  # noqa: F403  (fixtures: oauth_server, headless_browser...)
 from tests.servers.oauth_server import OAuthServer
@@ -276,3 +277,33 @@ def test_the_dialog_names_the_client_secret_as_the_engine_reads_it() -> None:
     from app.ui.server_dialog import OAUTH_CLIENT_SECRET
 
     assert OAUTH_CLIENT_SECRET == CLIENT_SECRET
+
+
+class _Opened(QObject):
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[str] = []
+
+    @Slot(QUrl)
+    def open(self, url: QUrl) -> None:
+        self.urls.append(url.toString())
+
+
+def test_the_system_browser_opens_only_web_addresses_and_keeps_the_link(qtbot: Any, aloop: Any) -> None:
+    from app.ui.sign_in import QtBrowser
+
+    opened = _Opened()
+    schemes = ("http", "https", "file", "javascript")
+    for scheme in schemes:  # QDesktopServices hands these to us instead of the desktop
+        QDesktopServices.setUrlHandler(scheme, opened, "open")
+    try:
+        browser = QtBrowser()
+        page = "https://auth.example.com/authorize?client_id=desk&state=s1"
+        run(qtbot, browser.open("remote", page))
+        run(qtbot, browser.open("other", "file:///etc/passwd"))
+        run(qtbot, browser.open("third", "javascript:alert(1)"))
+        assert opened.urls == [page]
+        assert browser.url("remote") == page  # for "Copy link"
+    finally:
+        for scheme in schemes:
+            QDesktopServices.unsetUrlHandler(scheme)
