@@ -243,18 +243,14 @@ async def _login(
         target, handlers=HeadlessHandlers(False), traffic=False, secrets=secrets, browser=browser
     )
     try:
-        try:
-            async with asyncio.timeout(timeout):
-                await conn.sign_in()
-                state = await conn.wait_settled(timeout)
-        except TimeoutError:
-            conn.cancel_sign_in()
-            raise CommandError(f"{target.name}: sign-in timed out after {timeout:g} s") from None
+        # The engine's own timeout: past it the sign-in settles in NEEDS_SIGN_IN ("sign-in timed out").
+        state = await conn.sign_in(timeout=timeout)
         if state != ConnectionState.READY:
             reason = visible(conn.reason or "sign-in did not finish")
             raise CommandError(f"{target.name}: {reason}")
         return await read_status(secrets, target.name)
     except asyncio.CancelledError:
+        # Ctrl+C: asyncio.run cancels this task; the loopback listener must close with it.
         conn.cancel_sign_in()
         raise
     finally:
