@@ -66,7 +66,9 @@ async def connection(
     target: Target, secrets: SecretStore, browser: HeadlessBrowser | None = None
 ) -> AsyncIterator[tuple[ServerConnection, EventLog]]:
     log = EventLog()
-    conn = ServerConnection(target, sink=log, secrets=secrets, browser=browser or HeadlessBrowser(follow=False))
+    conn = ServerConnection(
+        target, sink=log, secrets=secrets, browser=browser or HeadlessBrowser(follow=False)
+    )
     try:
         yield conn, log
     finally:
@@ -169,7 +171,11 @@ async def test_expired_token_is_refreshed_silently_in_a_session_and_at_the_next_
     stats = oauth_server.stats()
     assert stats["refreshes"] > refreshes and stats["authorizations"] == 1
     after = await read_status(secrets, NAME)
-    assert after.expires_at is not None and before.expires_at is not None and after.expires_at > before.expires_at
+    assert (
+        after.expires_at is not None
+        and before.expires_at is not None
+        and after.expires_at > before.expires_at
+    )
 
 
 async def test_revoked_refresh_token_returns_to_needs_sign_in_with_the_reason(
@@ -250,7 +256,9 @@ async def test_closed_tab_then_cancel(oauth_server: OAuthServer, secrets: Secret
     assert oauth_server.stats()["authorizations"] == 0
 
 
-async def test_issuer_with_a_path(oauth_server_factory: Callable[..., OAuthServer], secrets: SecretStore) -> None:
+async def test_issuer_with_a_path(
+    oauth_server_factory: Callable[..., OAuthServer], secrets: SecretStore
+) -> None:
     server = oauth_server_factory(issuer_path="/tenant/a")
     async with connection(target_for(server), secrets, HeadlessBrowser()) as (conn, _):
         await signed_in(conn)
@@ -269,10 +277,13 @@ async def test_wrong_iss_in_the_answer_is_refused(oauth_server: OAuthServer, sec
     assert not (await read_status(secrets, NAME)).signed_in
 
 
+@pytest.mark.parametrize("client_auth", ["client_secret_basic", "client_secret_post"])
 async def test_pre_registered_client(
-    oauth_server_factory: Callable[..., OAuthServer], secrets: SecretStore
+    oauth_server_factory: Callable[..., OAuthServer], secrets: SecretStore, client_auth: str
 ) -> None:
-    server = oauth_server_factory(client_id="desk-client", client_secret="pre-secret-1", registration=False)
+    server = oauth_server_factory(
+        client_id="desk-client", client_secret="pre-secret-1", registration=False, client_auth=client_auth
+    )
     target = target_for(server, client_id="desk-client", client_secret="pre-secret-1")
     browser = HeadlessBrowser()
     async with connection(target, secrets, browser) as (conn, _):
@@ -284,7 +295,9 @@ async def test_pre_registered_client(
     assert status.signed_in and status.client == "pre-registered"
 
 
-async def test_another_account(oauth_server_factory: Callable[..., OAuthServer], secrets: SecretStore) -> None:
+async def test_another_account(
+    oauth_server_factory: Callable[..., OAuthServer], secrets: SecretStore
+) -> None:
     server = oauth_server_factory(subject="bob@example.test", opaque=True)
     async with connection(target_for(server), secrets, HeadlessBrowser()) as (conn, _):
         await signed_in(conn)
