@@ -299,3 +299,23 @@ def test_describe_says_who_and_until_when() -> None:
     line = describe("gh", signed)
     assert line.startswith("gh: signed in as bob⟨U+001B⟩[31m (until ") and "\x1b" not in line
     assert describe("gh", AuthStatus(False, None, None, None, (), False, None)) == "gh: not signed in"
+
+
+def test_login_gives_up_after_its_timeout(cli: Cli, remote: OAuthServer) -> None:
+    running = cli.start("auth", "login", "remote", "--no-browser", "--timeout", "1")
+    try:
+        running.link()  # shown, never opened
+        code, out, err = running.finish()
+    finally:
+        running.kill()
+    assert (code, out) == (1, "")
+    assert err.endswith("mcp-desk: error: remote: sign-in timed out\n"), err
+
+
+def test_an_ad_hoc_url_that_needs_a_sign_in_says_how_to_add_it(cli: Cli, remote: OAuthServer) -> None:
+    done = cli.run("tools", "--url", remote.url)
+    assert done.returncode == EXIT_SIGN_IN
+    assert done.stderr == (
+        f"mcp-desk: error: {remote.url} needs you to sign in: add it with `mcp-desk servers add NAME "
+        "--url URL`, then run `mcp-desk auth login NAME`\n"
+    )

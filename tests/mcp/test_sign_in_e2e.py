@@ -304,3 +304,42 @@ async def test_another_account(
         assert await text_of(conn, "whoami") == "bob@example.test"
     # An opaque token says nothing about its owner: the account is unknown, never guessed.
     assert (await read_status(secrets, NAME)).account in (None, "bob@example.test")
+
+
+async def test_step_up_asks_the_browser_again_for_the_missing_scope(
+    oauth_server: OAuthServer, secrets: SecretStore
+) -> None:
+    browser = HeadlessBrowser()
+    async with connection(target_for(oauth_server), secrets, browser) as (conn, log):
+        await signed_in(conn)
+        assert (await read_status(secrets, NAME)).scopes == ("mcp",)
+        since = len(log.events)
+        assert await text_of(conn, "admin_report") == "admin report: all well"
+        # The browser was shown again, and the server is back to "connected" afterwards.
+        assert any(isinstance(e, SignInWaiting) for e in log.events[since:])
+        await log.wait_until(lambda: conn.state == ConnectionState.READY, SETTLE)
+    assert oauth_server.stats()["insufficient_scope"] == 1
+    assert len(browser.visits) == 2 and "admin" in browser.urls[1]
+    assert set((await read_status(secrets, NAME)).scopes) == {"mcp", "admin"}
+
+
+async def test_the_manager_passes_secrets_and_browser_to_its_connections(
+    oauth_server: OAuthServer, secrets: SecretStore
+) -> None:
+    from app.mcp.manager import ConnectionManager
+
+    browser = HeadlessBrowser()
+    log = EventLog()
+    manager = ConnectionManager(sink=log, secrets=secrets, browser=browser)
+    manager.set_target(target_for(oauth_server))
+    try:
+        manager.connect(NAME)
+        assert (await manager.wait_settled(SETTLE))[NAME] == ConnectionState.NEEDS_SIGN_IN
+        assert await manager.sign_in(NAME) == ConnectionState.READY
+        conn = manager.get(NAME)
+        assert conn is not None and await text_of(conn, "whoami") == "alice@example.test"
+        await manager.sign_out(NAME)
+        assert conn.state == ConnectionState.NEEDS_SIGN_IN and conn.reason == "signed out"
+    finally:
+        await manager.shutdown()
+    assert not (await read_status(secrets, NAME)).signed_in
