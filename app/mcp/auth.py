@@ -313,7 +313,7 @@ _FILTERED_LOGGERS = (
     "mcp.client.auth.utils",
     "mcp.client.auth.extensions.client_credentials",
     "httpx2",
-    "httpcore.http11",
+    "httpcore2.http11",
     __name__,
 )
 _FILTER = SecretLogFilter()
@@ -510,6 +510,26 @@ class _DeskFlow(OAuthClientProvider):
             expires_at = d.storage.extras.get("expires_at")
             if isinstance(expires_at, int | float):
                 self.context.token_expiry_time = float(expires_at) - EXPIRY_MARGIN
+            self._restore_metadata(d.storage.extras)
+
+    def _restore_metadata(self, extras: dict[str, Any]) -> None:
+        """The metadata discovered when the tokens were issued: a refresh before any 401 (the
+        app restarted with an expired token) must go to the real token endpoint, which the SDK
+        would otherwise guess as <server origin>/token. Any 401 discovers everything again."""
+        from mcp.shared.auth import OAuthMetadata, ProtectedResourceMetadata
+
+        try:
+            if self.context.oauth_metadata is None and isinstance(extras.get("as_metadata"), dict):
+                self.context.oauth_metadata = OAuthMetadata.model_validate(extras["as_metadata"])
+            if self.context.protected_resource_metadata is None and isinstance(
+                extras.get("resource_metadata"), dict
+            ):
+                prm = ProtectedResourceMetadata.model_validate(extras["resource_metadata"])
+                self.context.protected_resource_metadata = prm
+                if prm.authorization_servers and self.context.auth_server_url is None:
+                    self.context.auth_server_url = str(prm.authorization_servers[0])
+        except ValueError:
+            logger.debug("stored OAuth metadata of %s is unreadable", self._desk.target.name)
 
     async def _auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
         d = self._desk
@@ -577,9 +597,13 @@ class _DeskFlow(OAuthClientProvider):
                 )
         client = self.context.client_info
         if d.fixed_client is not None and client is d.fixed_client and client.client_secret and metadata:
-            supported = metadata.token_endpoint_auth_methods_supported or []
-            if supported and "client_secret_basic" not in supported and "client_secret_post" in supported:
-                client.token_endpoint_auth_method = "client_secret_post"
+            # How a pre-registered client sends its secret is the server's record, not ours to
+            # know: take the first method the server lists that we can apply (servers list
+            # their preference first), client_secret_basic when it lists none (RFC 8414 §2).
+            listed = metadata.token_endpoint_auth_methods_supported or ["client_secret_basic"]
+            usable = [m for m in listed if m in ("client_secret_basic", "client_secret_post")]
+            if usable:
+                client.token_endpoint_auth_method = usable[0]
         return await super()._perform_authorization()
 
     async def _handle_token_response(self, response: httpx2.Response) -> None:
@@ -622,7 +646,14 @@ class _DeskFlow(OAuthClientProvider):
             kind = "metadata-document"
         else:
             kind = "registered"
+        prm = self.context.protected_resource_metadata
         d.storage.pending_extras = {
+            "as_metadata": metadata.model_dump(mode="json", exclude_none=True)
+            if metadata is not None
+            else previous.get("as_metadata"),
+            "resource_metadata": prm.model_dump(mode="json", exclude_none=True)
+            if prm is not None
+            else previous.get("resource_metadata"),
             "issuer": str(metadata.issuer) if metadata is not None else previous.get("issuer"),
             "account": account or previous.get("account"),
             "client_kind": kind,
@@ -631,6 +662,7 @@ class _DeskFlow(OAuthClientProvider):
     def _remember_tokens(self) -> None:
         tokens = self.context.current_tokens
         if tokens is not None:
+            self._desk.had_tokens = True  # a later 401 means this sign-in expired
             remember_secret(tokens.access_token)
             remember_secret(tokens.refresh_token)
 

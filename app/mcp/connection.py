@@ -487,11 +487,14 @@ class ServerConnection:
         return self._auth
 
     def _on_sign_in_waiting(self, url: str) -> None:
-        self._set_state(ConnectionState.CONNECTING, WAITING_FOR_BROWSER)
+        # A step-up of a ready server (a call needing more permissions) keeps it READY: only
+        # that call waits; the SignInWaiting event says where the person is.
+        if self.state == ConnectionState.CONNECTING:
+            self._set_state(ConnectionState.CONNECTING, WAITING_FOR_BROWSER)
         self._emit(SignInWaiting(self.name, url))
 
     def _on_sign_in_resumed(self) -> None:
-        if self.state == ConnectionState.CONNECTING:
+        if self.state == ConnectionState.CONNECTING and self.reason == WAITING_FOR_BROWSER:
             self._set_state(ConnectionState.CONNECTING)
 
     def _on_sign_in_problem(self, problem: Any) -> None:

@@ -31,7 +31,15 @@ CLIENT_SECRET = "oauth.client_secret"
 PRIVATE_KEY = "oauth.private_key"
 """A client-credentials client's private key (PEM, private_key_jwt); not removed by sign-out."""
 
-EXTRA_FIELDS = ("expires_at", "obtained_at", "issuer", "account", "client_kind")
+EXTRA_FIELDS = (
+    "expires_at",
+    "obtained_at",
+    "issuer",
+    "account",
+    "client_kind",
+    "as_metadata",
+    "resource_metadata",
+)
 
 
 class KeyringTokenStorage:
