@@ -39,6 +39,8 @@ class DeskController(QObject):
         config_warning(message): the list loaded, but some of it was left out (an entry whose name
             cannot be used stays in the file untouched); one line per problem.
         server_connecting(name): a list change started connecting this server (say so at once).
+        signed_out(name): the server's sign-in left the keychain (from the window, the
+            credentials view, anyone calling `sign_out`).
     """
 
     servers_changed = Signal()
@@ -46,6 +48,7 @@ class DeskController(QObject):
     config_failed = Signal(str)
     config_warning = Signal(str)
     server_connecting = Signal(str)
+    signed_out = Signal(str)
 
     def __init__(self, parent: QObject | None = None, *, browser: Browser | None = None) -> None:
         super().__init__(parent)
@@ -288,12 +291,15 @@ class DeskController(QObject):
     async def sign_out(self, name: str) -> None:
         """Forget the server's tokens and registration (the keychain); it then needs a sign-in."""
         await self.ensure_engine()
-        if self.manager.get(name) is not None:
-            await self.manager.sign_out(name)
-            return
-        from app.mcp.auth import forget
+        try:
+            if self.manager.get(name) is not None:
+                await self.manager.sign_out(name)
+            else:
+                from app.mcp.auth import forget
 
-        await forget(self.secrets, name)  # not connected this session: the keychain only
+                await forget(self.secrets, name)  # not connected this session: the keychain only
+        finally:
+            self.signed_out.emit(name)
 
     async def auth_status(self, name: str) -> AuthStatus:
         """What the keychain holds of the server's sign-in (read in a worker thread)."""

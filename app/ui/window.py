@@ -291,6 +291,7 @@ class MainWindow(QMainWindow):
         self.controller.config_warning.connect(self._show_config_problem)
         self.controller.watch_config(self)  # outside edits (an editor, the CLI) show up here
         self.controller.server_connecting.connect(self.on_server_connecting)
+        self.controller.signed_out.connect(self.on_signed_out)
         self.servers.action_triggered.connect(self.on_server_action)
         self.servers.add_requested.connect(self.add_server)
         self.servers.selection_changed.connect(self.on_server_selected)
@@ -447,12 +448,12 @@ class MainWindow(QMainWindow):
         elif action == "cancel_sign_in":
             c.spawn(c.cancel_sign_in(name), self._show_error)
         elif action == "sign_out":
-            c.spawn(self._sign_out(name), self._show_error)
+            c.spawn(c.sign_out(name), self._show_error)
 
-    async def _sign_out(self, name: str) -> None:
-        await self.controller.sign_out(name)
-        # Not connected this session, the engine says nothing: ask the keychain again.
-        await self._read_auth(name)
+    @Slot(str)
+    def on_signed_out(self, name: str) -> None:
+        # A server not connected this session gets no event from the engine: ask the keychain.
+        self.controller.spawn(self._read_auth(name))
 
     async def _read_auth(self, name: str) -> None:
         """What the keychain says of the server's sign-in, for the overview and the menu."""

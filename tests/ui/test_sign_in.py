@@ -154,6 +154,19 @@ def test_sign_out_returns_to_sign_in_needed(
     assert w.catalog.models["tools"].rowCount() == 0
 
 
+def test_sign_out_of_a_server_without_a_connection_is_seen_too(qtbot: Any, desk_needing_sign_in: Any) -> None:
+    # As from the credentials view: the engine has no connection to tell the window about it.
+    w = desk_needing_sign_in
+    sign_in(qtbot, w)
+    run(qtbot, w.controller.forget("remote"))
+    assert w.controller.connection("remote") is None
+    assert w.server_model.server("remote").signed_in  # the keychain still holds the sign-in
+    run(qtbot, w.controller.sign_out("remote"))
+    qtbot.waitUntil(lambda: not w.server_model.server("remote").signed_in, timeout=5000)
+    assert "sign_out" not in w.servers.enabled_actions("remote")
+    assert "oauth.tokens" not in w.controller.secrets.names("remote")
+
+
 def test_context_menu_offers_sign_in_then_sign_out(qtbot: Any, desk_needing_sign_in: Any) -> None:
     w = desk_needing_sign_in
     view = w.servers.view
