@@ -30,6 +30,8 @@ CLIENT_SECRET = "oauth.client_secret"
 """A pre-registered client's secret (entered in the Edit dialog); not removed by sign-out."""
 PRIVATE_KEY = "oauth.private_key"
 """A client-credentials client's private key (PEM, private_key_jwt); not removed by sign-out."""
+IDP_ID_TOKEN = "oauth.idp_id_token"
+"""Enterprise-managed sign-in (SEP-990): the organisation's identity provider's ID token."""
 
 EXTRA_FIELDS = (
     "expires_at",
