@@ -562,6 +562,13 @@ class _DeskFlow(OAuthClientProvider):
         elif d.drop_stored_client:
             self.context.client_info = None  # its redirect port is taken: register again
         tokens = self.context.current_tokens
+        bound_to = d.storage.extras.get("server_url")
+        if tokens is not None and bound_to is not None and bound_to != d.target.url:
+            # Tokens are for the server they were issued for: after the server's URL changed in
+            # its settings they are not sent to the new one (which signs in afresh).
+            logger.info("%s: the stored sign-in is for another URL; not using it", d.target.name)
+            self.context.clear_tokens()
+            tokens = None
         d.had_tokens = tokens is not None
         if tokens is not None:
             remember_secret(tokens.access_token)
@@ -714,6 +721,7 @@ class _DeskFlow(OAuthClientProvider):
             if prm is not None
             else previous.get("resource_metadata"),
             "issuer": str(metadata.issuer) if metadata is not None else previous.get("issuer"),
+            "server_url": d.target.url,
             "account": account or previous.get("account"),
             "client_kind": kind,
         }

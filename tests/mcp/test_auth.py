@@ -410,3 +410,26 @@ async def test_sse_transport_signs_in_too(memory_keyring: MemoryKeyring) -> None
         assert "GET /.well-known/oauth-protected-resource/sse HTTP/1.1" in seen
     finally:
         server.close()
+
+
+async def test_another_server_or_authorization_server_means_signing_in_afresh(
+    oauth_server_factory: Callable[..., OAuthServer], memory_keyring: MemoryKeyring
+) -> None:
+    first = oauth_server_factory()
+    second = oauth_server_factory(token_prefix="second-")
+    store = SecretStore()
+    browser = HeadlessBrowser()
+    async with connection(web_target(first), store, browser) as conn:
+        await signed_in(conn)
+    # The same server entry now points elsewhere (edited URL; another authorization server).
+    async with connection(web_target(second), store, browser) as conn:
+        conn.start()
+        assert await conn.wait_settled(SETTLE) == NEEDS
+        # Not "expired": the first server's token was never sent to this one.
+        assert conn.reason == SIGN_IN_NEEDED
+        await signed_in(conn)
+    import json
+
+    client = json.loads(store.get("web", CLIENT) or "{}")
+    assert client["issuer"] == second.issuer  # registered again with the new issuer
+    assert second.stats()["registrations"] == 1
