@@ -24,7 +24,8 @@ Tokens are recognisable markers: every access token, refresh token, authorizatio
 secret contains `--token-prefix` (default `oauth-test-`), so a leak test can search for it. Access
 tokens are JWT-shaped by default (`header.payload.<prefix>at-<random>`: the payload says `iss`,
 `sub`, `exp`, `scope`, `aud`, so a client can show the account and expiry); `--opaque` makes them
-`<prefix>at-<random>`. The server never checks a signature: it looks each token up.
+`<prefix>at-<random>`; `--id-token` adds an OpenID Connect style `id_token` (sub, email, name) to
+the token response. The server never checks a signature: it looks each token up.
 
 Switches (command line, `Options`, and at run time through `OAuthServer.set` or POST /_control/set):
 `deny` (consent answers access_denied), `access_lifetime` (seconds announced as `expires_in`; the
@@ -104,6 +105,9 @@ class Options:
     deny: bool = False
     iss_mode: Literal["correct", "omit", "wrong"] = "correct"
     opaque: bool = False
+    id_token: bool = False
+    """Add an OpenID Connect style `id_token` (JWT-shaped: iss, sub, aud, email, name) to every
+    token response, as providers with opaque access tokens do; its last segment is a marker too."""
     refresh: bool = True
     registration: bool = True
     issuer_path: str = ""
@@ -165,6 +169,13 @@ class Stats:
     unknown_tokens: int = 0
     insufficient_scope: int = 0
     mcp_requests: int = 0
+
+
+class TokenResponse(OAuthToken):
+    """The token response with an `id_token` (the SDK's model has none; the handler serializes the
+    instance it is given, so the field reaches the client)."""
+
+    id_token: str | None = None
 
 
 def _b64(data: dict[str, Any]) -> str:
@@ -316,11 +327,25 @@ class MemoryProvider:
             self.access_tokens[access.token] = access
             if refresh is not None:
                 self.refresh_tokens[refresh.token] = refresh
-        return OAuthToken(
+        id_token = None
+        if self.options.id_token:
+            header = _b64({"alg": "HS256", "typ": "JWT"})
+            claims = {
+                "iss": self.issuer,
+                "sub": subject,
+                "aud": client_id,
+                "email": subject if subject and "@" in subject else None,
+                "name": (subject or "").split("@")[0].title() or None,
+                "iat": now,
+                "exp": now + 3600,
+            }
+            id_token = f"{header}.{_b64(claims)}.{self._mint('id')}"
+        return TokenResponse(
             access_token=token,
             expires_in=lifetime,
             scope=" ".join(scopes),
             refresh_token=refresh.token if refresh else None,
+            id_token=id_token,
         )
 
     async def load_refresh_token(
@@ -772,6 +797,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[Options, int, int]:
     p.add_argument("--deny", action="store_true", help="consent answers error=access_denied")
     p.add_argument("--iss", dest="iss_mode", choices=("correct", "omit", "wrong"), default="correct")
     p.add_argument("--opaque", action="store_true", help="opaque access tokens instead of JWT-shaped ones")
+    p.add_argument("--id-token", action="store_true", help="add an OpenID Connect style id_token")
     p.add_argument("--no-refresh", dest="refresh", action="store_false", help="issue no refresh tokens")
     p.add_argument(
         "--no-registration", dest="registration", action="store_false", help="no dynamic registration"
@@ -793,6 +819,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[Options, int, int]:
         deny=a.deny,
         iss_mode=a.iss_mode,
         opaque=a.opaque,
+        id_token=a.id_token,
         refresh=a.refresh,
         registration=a.registration,
         issuer_path=a.issuer_path,
