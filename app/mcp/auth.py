@@ -48,6 +48,7 @@ from mcp.client.auth.extensions.client_credentials import (
     PrivateKeyJWTOAuthProvider,
     SignedJWTParameters,
 )
+from mcp.client.auth.extensions.identity_assertion import IdentityAssertionOAuthProvider
 from mcp.client.auth.utils import extract_field_from_www_auth, union_scopes
 from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata
 
@@ -76,13 +77,16 @@ MAX_REASON_DETAIL = 300
 
 CLIENT_NAME = "MCP Desk"
 DEFAULT_CLIENT_METADATA_URL: str | None = None
-"""The Client ID Metadata Document MCP Desk would use where the authorization server supports
-them (SEP-991). A CIMD client id must be an https URL serving the document, and MCP Desk has no
-web home of its own yet: an invented URL would break every sign-in with a server that supports
-CIMD (it fetches the document and refuses the client). So by default the client registers itself
-(dynamic registration) and a server's settings may name a document (`oauth.client_metadata_url`);
-`resources/oauth/client-metadata.json` is the document to publish, and this constant is where its
-URL goes once it is hosted."""
+"""The Client ID Metadata Document MCP Desk uses where the authorization server supports them
+(SEP-991; the SDK then prefers it to registering). A CIMD client id must be an https URL that
+serves the document, and MCP Desk has no web home of its own yet: an invented URL would break
+every sign-in with a server that supports CIMD (it fetches the document and refuses the client).
+So the choice is: a server's settings may name a document (`oauth.client_metadata_url`), and
+otherwise the client registers itself (dynamic registration, `application_type: native`). Once
+the project publishes its document (client_id = its own URL, client_name "MCP Desk",
+redirect_uris ["http://127.0.0.1/callback"] - loopback ports are free per RFC 8252 §7.3,
+grant_types authorization_code + refresh_token, token_endpoint_auth_method none), its URL goes
+here and every server that supports CIMD uses it first."""
 
 ClientKind = Literal["registered", "metadata-document", "pre-registered"]
 
@@ -321,6 +325,61 @@ for _name in _FILTERED_LOGGERS:
     logging.getLogger(_name).addFilter(_FILTER)
 
 
+# ------------------------------------------------------- enterprise-managed sign-in (SEP-990)
+
+TOKEN_EXCHANGE_GRANT = "urn:ietf:params:oauth:grant-type:token-exchange"
+ID_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:id_token"
+ID_JAG_TYPE = "urn:ietf:params:oauth:token-type:id-jag"
+
+
+async def exchange_id_token(
+    idp_token_endpoint: str, idp_client_id: str, id_token: str, audience: str, resource: str
+) -> str:
+    """SEP-990 leg 1 (RFC 8693 token exchange at the organisation's identity provider): the
+    person's IdP ID token for an ID-JAG naming the MCP authorization server (`audience`) and the
+    MCP server (`resource`). The SDK leaves this leg to the application."""
+    data = {
+        "grant_type": TOKEN_EXCHANGE_GRANT,
+        "subject_token": id_token,
+        "subject_token_type": ID_TOKEN_TYPE,
+        "requested_token_type": ID_JAG_TYPE,
+        "audience": audience,
+        "resource": resource,
+        "client_id": idp_client_id,
+    }
+    async with httpx2.AsyncClient(timeout=30.0) as client:
+        response = await client.post(idp_token_endpoint, data=data)
+    try:
+        body = response.json()
+    except ValueError:
+        body = {}
+    token = body.get("access_token") if isinstance(body, dict) else None
+    if response.status_code != 200 or not isinstance(token, str):
+        error = body.get("error") if isinstance(body, dict) else None
+        raise SignInFailed(
+            f"could not sign in: your organisation's sign-in refused the exchange "
+            f"(HTTP {response.status_code}{', ' + str(error) if error else ''})"
+        )
+    remember_secret(token)
+    return token
+
+
+async def discover_issuer(server_url: str) -> str:
+    """The authorization server a resource's protected-resource metadata names (RFC 9728, path
+    first): for setting up an enterprise-managed client, whose issuer is configuration."""
+    from mcp.client.auth.utils import build_protected_resource_metadata_discovery_urls
+    from mcp.shared.auth import ProtectedResourceMetadata
+
+    async with httpx2.AsyncClient(timeout=30.0) as client:
+        for url in build_protected_resource_metadata_discovery_urls(None, server_url):
+            response = await client.get(url)
+            if response.status_code == 200:
+                prm = ProtectedResourceMetadata.model_validate_json(response.content)
+                if prm.authorization_servers:
+                    return str(prm.authorization_servers[0])
+    raise SignInFailed(f"could not sign in: {server_url} names no authorization server")
+
+
 # ------------------------------------------------------------------ account display
 
 
@@ -503,6 +562,13 @@ class _DeskFlow(OAuthClientProvider):
         elif d.drop_stored_client:
             self.context.client_info = None  # its redirect port is taken: register again
         tokens = self.context.current_tokens
+        bound_to = d.storage.extras.get("server_url")
+        if tokens is not None and bound_to is not None and bound_to != d.target.url:
+            # Tokens are for the server they were issued for: after the server's URL changed in
+            # its settings they are not sent to the new one (which signs in afresh).
+            logger.info("%s: the stored sign-in is for another URL; not using it", d.target.name)
+            self.context.clear_tokens()
+            tokens = None
         d.had_tokens = tokens is not None
         if tokens is not None:
             remember_secret(tokens.access_token)
@@ -655,6 +721,7 @@ class _DeskFlow(OAuthClientProvider):
             if prm is not None
             else previous.get("resource_metadata"),
             "issuer": str(metadata.issuer) if metadata is not None else previous.get("issuer"),
+            "server_url": d.target.url,
             "account": account or previous.get("account"),
             "client_kind": kind,
         }
@@ -679,7 +746,36 @@ class _DeskPrivateKeyJWT(_DeskFlow, PrivateKeyJWTOAuthProvider):
     pass
 
 
-DeskAuth = _DeskFlow
+class _DeskIdentityAssertion(IdentityAssertionOAuthProvider):
+    """SEP-990 leg 2 (the SDK's jwt-bearer provider) with the same outcome handling; leg 1 is
+    `exchange_id_token`, run for each assertion the SDK asks for."""
+
+    _desk: _Desk
+
+    def connected(self) -> None:
+        self._desk.after_ready = True
+
+    async def _auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+        d = self._desk
+        if d.outcome is not None:
+            raise d.outcome
+        flow = super()._auth_flow(request)
+        try:
+            outgoing = await flow.__anext__()
+            while True:
+                response = yield outgoing
+                outgoing = await flow.asend(response)
+        except StopAsyncIteration:
+            return
+        except SignInProblem as exc:
+            raise d.fail(exc) from None
+        except OAuthFlowError as exc:
+            raise d.fail(SignInFailed(d.mask(f"could not sign in: {exc}"))) from None
+        finally:
+            await flow.aclose()
+
+
+DeskAuth = _DeskFlow | _DeskIdentityAssertion
 
 
 def _stored_port(client_data: dict[str, Any] | None) -> int:
@@ -693,6 +789,44 @@ def _stored_port(client_data: dict[str, Any] | None) -> int:
     if parts.hostname in ("127.0.0.1", "localhost") and parts.port:
         return int(parts.port)
     return 0
+
+
+def _identity_assertion(target: Target, storage: KeyringTokenStorage, hooks: SignInHooks) -> DeskAuth:
+    options = target.oauth or OAuthOptions()
+    missing = [
+        name
+        for name, value in (
+            ("client id", options.client_id),
+            ("client secret", options.client_secret),
+            ("issuer", options.issuer),
+            ("identity provider token endpoint", options.idp_token_endpoint),
+            ("identity provider client id", options.idp_client_id),
+            ("identity provider ID token", options.idp_id_token),
+        )
+        if not value
+    ]
+    if missing:
+        raise SignInFailed("enterprise sign-in needs, in this server's settings: " + ", ".join(missing))
+    assert options.idp_token_endpoint and options.idp_client_id and options.idp_id_token
+
+    async def id_jag(audience: str, resource: str) -> str:
+        assert options.idp_token_endpoint and options.idp_client_id and options.idp_id_token
+        return await exchange_id_token(
+            options.idp_token_endpoint, options.idp_client_id, options.idp_id_token, audience, resource
+        )
+
+    provider = _DeskIdentityAssertion(
+        target.url or "",
+        storage,
+        options.client_id or "",
+        options.client_secret or "",
+        options.issuer or "",
+        id_jag,
+        scope=options.scope,
+        token_endpoint_auth_method="client_secret_basic",
+    )
+    provider._desk = _Desk(target, storage, None, hooks, None, False)
+    return provider
 
 
 async def _close_loopback(attempt: SignInAttempt) -> None:
@@ -725,6 +859,8 @@ async def open_auth(
     options = target.oauth or OAuthOptions()
     url = target.url or ""
     provider: DeskAuth
+    if options.grant == "identity_assertion":
+        return _identity_assertion(target, storage, hooks)
     if options.grant == "client_credentials":
         if not options.client_id:
             raise SignInFailed("client-credentials sign-in needs a client id in this server's settings")

@@ -549,13 +549,17 @@ class ServerConnection:
             raise NotSignInServer(f"{self.name} does not sign in (its credentials are in its settings)")
         if self._task is not None and not self._task.done():
             await self.stop()
-        storage = KeyringTokenStorage(self._secret_store(), self.name)
-        old = await storage.get_tokens()
         from mcp.client.auth.utils import union_scopes
 
+        from app.secrets.oauth import TOKENS
+
+        store = self._secret_store()
+        storage = KeyringTokenStorage(store, self.name)
+        old = await storage.get_tokens()
+        old_raw = await store.aget(self.name, TOKENS) if old is not None else None
         extra = union_scopes(old.scope if old is not None else None, self._wanted_scope)
         if old is not None:
-            await self._secret_store().adelete(self.name, "oauth.tokens")
+            await store.adelete(self.name, TOKENS)
         self._next_attempt = SignInAttempt(
             browser=browser or self.browser or SystemBrowser(),
             timeout=timeout if timeout is not None else SIGN_IN_TIMEOUT,
@@ -565,6 +569,10 @@ class ServerConnection:
         await self.wait_settled(math.inf)
         if self.state == ConnectionState.READY:
             self._wanted_scope = None
+        elif old_raw is not None and await store.aget(self.name, TOKENS) is None:
+            # A sign-in that did not happen (cancelled, declined, timed out) takes nothing away:
+            # the tokens set aside come back (a valid one still works on the next connect).
+            await store.aset(self.name, TOKENS, old_raw)
         return self.state
 
     def cancel_sign_in(self) -> bool:

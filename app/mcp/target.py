@@ -17,8 +17,8 @@ from app.mcp.masking import mask_text
 Transport = Literal["stdio", "http", "sse"]
 TRANSPORTS: tuple[Transport, ...] = ("stdio", "http", "sse")
 DEFAULT_TIMEOUT = 60.0
-Grant = Literal["authorization_code", "client_credentials"]
-GRANTS: tuple[Grant, ...] = ("authorization_code", "client_credentials")
+Grant = Literal["authorization_code", "client_credentials", "identity_assertion"]
+GRANTS: tuple[Grant, ...] = ("authorization_code", "client_credentials", "identity_assertion")
 
 
 @dataclass(frozen=True, repr=False)
@@ -37,7 +37,9 @@ class OAuthOptions:
     scope: str | None = None
     """Scopes to ask for besides those the server asks for (space-separated)."""
     grant: Grant = "authorization_code"
-    """"client_credentials": a machine client signs in with its id and secret, no browser."""
+    """"client_credentials": a machine client signs in with its id and secret, no browser.
+    "identity_assertion": enterprise-managed (SEP-990): the organisation's identity provider's ID
+    token is exchanged for an ID-JAG, which the MCP authorization server (`issuer`) takes."""
     client_metadata_url: str | None = None
     """An https URL of a Client ID Metadata Document to use as the client id where supported."""
     redirect_port: int | None = None
@@ -48,6 +50,10 @@ class OAuthOptions:
     private_key: str | None = None
     """client_credentials with private_key_jwt: the PEM key (keyring secret `oauth.private_key`)."""
     signing_algorithm: str = "RS256"
+    idp_token_endpoint: str | None = None
+    idp_client_id: str | None = None
+    idp_id_token: str | None = None
+    """identity_assertion: the identity provider's ID token (a secret: keyring `oauth.idp_id_token`)."""
 
     def __repr__(self) -> str:
         secret = "set" if self.client_secret else "none"
@@ -55,11 +61,14 @@ class OAuthOptions:
 
 
 def oauth_options_from_settings(
-    data: Mapping[str, Any] | None, client_secret: str | None = None, private_key: str | None = None
+    data: Mapping[str, Any] | None,
+    client_secret: str | None = None,
+    private_key: str | None = None,
+    idp_id_token: str | None = None,
 ) -> OAuthOptions | None:
     """`ServerSettings.oauth` (snake_case keys) as options; None when nothing is configured."""
     data = dict(data or {})
-    if not data and client_secret is None and private_key is None:
+    if not data and client_secret is None and private_key is None and idp_id_token is None:
         return None
     grant = str(data.get("grant") or "authorization_code")
     if grant not in GRANTS:
@@ -81,6 +90,9 @@ def oauth_options_from_settings(
         issuer=text("issuer"),
         private_key=private_key or None,
         signing_algorithm=text("signing_algorithm") or "RS256",
+        idp_token_endpoint=text("idp_token_endpoint"),
+        idp_client_id=text("idp_client_id"),
+        idp_id_token=idp_id_token or None,
     )
 
 
@@ -120,7 +132,11 @@ class Target:
         object.__setattr__(self, "headers", _frozen(self.headers))
         object.__setattr__(self, "args", tuple(self.args))
         object.__setattr__(self, "roots", tuple(self.roots))
-        oauth_secrets = {self.oauth.client_secret, self.oauth.private_key} if self.oauth else set()
+        oauth_secrets = (
+            {self.oauth.client_secret, self.oauth.private_key, self.oauth.idp_id_token}
+            if self.oauth
+            else set()
+        )
         values = set(self.secret_values) | {v for v in oauth_secrets if v}
         object.__setattr__(self, "secret_values", frozenset(v for v in values if v))
         if self.transport not in TRANSPORTS:
@@ -202,16 +218,18 @@ def target_from_config(entry: Any, settings: Any, secret_store: Any) -> Target:
     roots = tuple(getattr(settings, "roots", ()) or ())
     oauth: OAuthOptions | None = None
     if transport != "stdio":
-        from app.secrets.oauth import CLIENT_SECRET, PRIVATE_KEY
+        from app.secrets.oauth import CLIENT_SECRET, IDP_ID_TOKEN, PRIVATE_KEY
 
         oauth_settings = getattr(settings, "oauth", None) or {}
-        client_secret = private_key = None
+        client_secret = private_key = idp_id_token = None
         # Only a configured client has a secret: a server without one never touches the keyring.
         if secret_store is not None and oauth_settings.get("client_id"):
             client_secret = secret_store.get(entry.name, CLIENT_SECRET)
             if oauth_settings.get("grant") == "client_credentials":
                 private_key = secret_store.get(entry.name, PRIVATE_KEY)
-        oauth = oauth_options_from_settings(oauth_settings, client_secret, private_key)
+            if oauth_settings.get("grant") == "identity_assertion":
+                idp_id_token = secret_store.get(entry.name, IDP_ID_TOKEN)
+        oauth = oauth_options_from_settings(oauth_settings, client_secret, private_key, idp_id_token)
     return Target(
         name=entry.name,
         transport=cast(Transport, transport),

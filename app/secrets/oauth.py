@@ -6,7 +6,8 @@ longer than Windows' credential blob limit, which the store's chunking takes car
 models are imported only when a value is read, so importing this module stays cheap.
 
 Besides the SDK's fields, the tokens record carries what the SDK does not keep but a person (and
-the next start) needs: `expires_at` (epoch seconds: the SDK only has `expires_in`, relative to a
+the next start) needs: `server_url` (the MCP server they were issued for: never sent elsewhere),
+`expires_at` (epoch seconds: the SDK only has `expires_in`, relative to a
 moment it forgets on restart), `issuer` (the authorization server that issued them: credentials
 are keyed by server and issuer), `account` (a display name from the id_token or a JWT access
 token, never trusted) and `client_kind`. The client record keeps the SDK's own `issuer` binding
@@ -30,6 +31,8 @@ CLIENT_SECRET = "oauth.client_secret"
 """A pre-registered client's secret (entered in the Edit dialog); not removed by sign-out."""
 PRIVATE_KEY = "oauth.private_key"
 """A client-credentials client's private key (PEM, private_key_jwt); not removed by sign-out."""
+IDP_ID_TOKEN = "oauth.idp_id_token"
+"""Enterprise-managed sign-in (SEP-990): the organisation's identity provider's ID token."""
 
 EXTRA_FIELDS = (
     "expires_at",
@@ -39,6 +42,7 @@ EXTRA_FIELDS = (
     "client_kind",
     "as_metadata",
     "resource_metadata",
+    "server_url",
 )
 
 

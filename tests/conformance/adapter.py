@@ -67,11 +67,26 @@ def arguments_for(schema: dict[str, Any]) -> dict[str, Any]:
     return args
 
 
-def oauth_options(scenario: str, context: dict[str, Any]) -> OAuthOptions | None:
-    """The sign-in settings a person would have entered for this scenario's server."""
+async def oauth_options(url: str, scenario: str, context: dict[str, Any]) -> OAuthOptions | None:
+    """The sign-in settings a person (or their IT department) would have entered for this
+    scenario's server."""
     if not scenario.startswith("auth/"):
         return None
     client_id = context.get("client_id")
+    if "cross-app-access" in scenario:
+        from app.mcp.auth import discover_issuer
+
+        # Enterprise-managed: the MCP authorization server is configuration (set up once from the
+        # server's protected-resource metadata); the identity provider's ID token is the person's.
+        return OAuthOptions(
+            client_id=client_id,
+            client_secret=context.get("client_secret"),
+            grant="identity_assertion",
+            issuer=await discover_issuer(url),
+            idp_token_endpoint=context.get("idp_token_endpoint"),
+            idp_client_id=context.get("idp_client_id"),
+            idp_id_token=context.get("idp_id_token"),
+        )
     if "client-credentials" in scenario:
         return OAuthOptions(
             client_id=client_id,
@@ -97,7 +112,7 @@ async def run(url: str, scenario: str) -> int:
 
     context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
     target = target_from_command_line(None, url, name="conformance", timeout=20.0)
-    target = dataclasses.replace(target, oauth=oauth_options(scenario, context))
+    target = dataclasses.replace(target, oauth=await oauth_options(url, scenario, context))
     conn = ServerConnection(
         target,
         handlers=HeadlessHandlers(accept_defaults=scenario in ACCEPT_DEFAULTS),

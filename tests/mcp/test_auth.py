@@ -212,14 +212,32 @@ async def test_manager_sign_in_and_sign_out(oauth_server: OAuthServer, memory_ke
 
 
 async def test_cancel_a_sign_in(oauth_server: OAuthServer, memory_keyring: MemoryKeyring) -> None:
+    store = SecretStore()
     browser = HeadlessBrowser(follow=False)  # the person never comes back
-    async with connection(web_target(oauth_server), SecretStore(), browser) as conn:
+    async with connection(web_target(oauth_server), store, browser) as conn:
         task = asyncio.ensure_future(conn.sign_in(timeout=60.0))
         await asyncio.wait_for(browser.opened.wait(), SETTLE)
         assert conn.signing_in
         assert conn.cancel_sign_in()
         assert await asyncio.wait_for(task, SETTLE) == NEEDS
         assert conn.reason == SIGN_IN_CANCELLED
+        assert not conn.cancel_sign_in()  # nothing left to cancel
+
+
+async def test_a_cancelled_sign_in_takes_nothing_away(
+    oauth_server: OAuthServer, memory_keyring: MemoryKeyring
+) -> None:
+    store = SecretStore()
+    async with connection(web_target(oauth_server), store, HeadlessBrowser()) as conn:
+        await signed_in(conn)
+    closed_tab = HeadlessBrowser(follow=False)
+    async with connection(web_target(oauth_server), store, closed_tab) as conn:
+        task = asyncio.ensure_future(conn.sign_in(timeout=60.0))  # e.g. to switch accounts
+        await asyncio.wait_for(closed_tab.opened.wait(), SETTLE)
+        conn.cancel_sign_in()
+        assert await asyncio.wait_for(task, SETTLE) == NEEDS
+        conn.start()
+        assert await conn.wait_settled(SETTLE) == READY, conn.reason  # the old sign-in still works
 
 
 async def test_sign_in_timeout_is_its_own_not_the_connect_timeout(
@@ -362,3 +380,56 @@ async def test_no_token_code_or_secret_in_logs_or_events(
     logged = "\n".join(r.getMessage() + (r.exc_text or "") for r in caplog.records) + caplog.text
     assert marker not in published
     assert marker not in logged
+
+
+async def test_sse_transport_signs_in_too(memory_keyring: MemoryKeyring) -> None:
+    """The legacy SSE transport's client carries the same OAuth provider: a 401 on its GET
+    stream is a sign-in to do (discovery starts), not "HTTP 401"."""
+    seen: list[str] = []
+
+    async def answer_401(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = await reader.readuntil(b"\r\n\r\n")
+        seen.append(head.split(b"\r\n", 1)[0].decode())
+        body = b'{"error":"invalid_token"}'
+        writer.write(
+            b"HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer\r\nContent-Type: application/json\r\n"
+            b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(body), body)
+        )
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(answer_401, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        target = Target(name="legacy", transport="sse", url=f"http://127.0.0.1:{port}/sse", timeout=20.0)
+        async with connection(target, SecretStore(), HeadlessBrowser()) as conn:
+            conn.start()
+            assert await conn.wait_settled(SETTLE) == NEEDS
+            assert conn.reason == SIGN_IN_NEEDED
+        assert seen[0] == "GET /sse HTTP/1.1"
+        assert "GET /.well-known/oauth-protected-resource/sse HTTP/1.1" in seen
+    finally:
+        server.close()
+
+
+async def test_another_server_or_authorization_server_means_signing_in_afresh(
+    oauth_server_factory: Callable[..., OAuthServer], memory_keyring: MemoryKeyring
+) -> None:
+    first = oauth_server_factory()
+    second = oauth_server_factory(token_prefix="second-")
+    store = SecretStore()
+    browser = HeadlessBrowser()
+    async with connection(web_target(first), store, browser) as conn:
+        await signed_in(conn)
+    # The same server entry now points elsewhere (edited URL; another authorization server).
+    async with connection(web_target(second), store, browser) as conn:
+        conn.start()
+        assert await conn.wait_settled(SETTLE) == NEEDS
+        # Not "expired": the first server's token was never sent to this one.
+        assert conn.reason == SIGN_IN_NEEDED
+        await signed_in(conn)
+    import json
+
+    client = json.loads(store.get("web", CLIENT) or "{}")
+    assert client["issuer"] == second.issuer  # registered again with the new issuer
+    assert second.stats()["registrations"] == 1
