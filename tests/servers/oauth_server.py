@@ -24,7 +24,8 @@ Tokens are recognisable markers: every access token, refresh token, authorizatio
 secret contains `--token-prefix` (default `oauth-test-`), so a leak test can search for it. Access
 tokens are JWT-shaped by default (`header.payload.<prefix>at-<random>`: the payload says `iss`,
 `sub`, `exp`, `scope`, `aud`, so a client can show the account and expiry); `--opaque` makes them
-`<prefix>at-<random>`. The server never checks a signature: it looks each token up.
+`<prefix>at-<random>`; `--id-token` adds an OpenID Connect style `id_token` (sub, email, name) to
+the token response. The server never checks a signature: it looks each token up.
 
 Switches (command line, `Options`, and at run time through `OAuthServer.set` or POST /_control/set):
 `deny` (consent answers access_denied), `access_lifetime` (seconds announced as `expires_in`; the
@@ -35,7 +36,7 @@ Run-time actions: `revoke_refresh_tokens()` (every refresh then fails with inval
 `expire_access_tokens()` (every current access token is refused with 401), `stats()`.
 Start-up options: `issuer_path` (an issuer with a path: `http://127.0.0.1:PORT/tenant/a`, metadata at
 `/.well-known/oauth-authorization-server/tenant/a`), a pre-registered `client_id`/`client_secret`
-(`client_auth`: client_secret_basic, or client_secret_post advertised alone),
+(`client_auth`: client_secret_basic or client_secret_post, the one the metadata lists),
 `registration=False` (no dynamic client registration), `refresh=False` (no refresh tokens).
 """
 
@@ -104,14 +105,17 @@ class Options:
     deny: bool = False
     iss_mode: Literal["correct", "omit", "wrong"] = "correct"
     opaque: bool = False
+    id_token: bool = False
+    """Add an OpenID Connect style `id_token` (JWT-shaped: iss, sub, aud, email, name) to every
+    token response, as providers with opaque access tokens do; its last segment is a marker too."""
     refresh: bool = True
     registration: bool = True
     issuer_path: str = ""
     client_id: str | None = None
     client_secret: str | None = None
     client_auth: Literal["client_secret_basic", "client_secret_post"] = "client_secret_basic"
-    """How the pre-registered client authenticates at /token. "client_secret_post" also makes the
-    metadata list only that method (a client must read it and adapt)."""
+    """How the pre-registered client authenticates at /token; the metadata then lists only that
+    method (a client must read it and adapt)."""
 
     def __post_init__(self) -> None:
         if self.issuer_path:
@@ -165,6 +169,13 @@ class Stats:
     unknown_tokens: int = 0
     insufficient_scope: int = 0
     mcp_requests: int = 0
+
+
+class TokenResponse(OAuthToken):
+    """The token response with an `id_token` (the SDK's model has none; the handler serializes the
+    instance it is given, so the field reaches the client)."""
+
+    id_token: str | None = None
 
 
 def _b64(data: dict[str, Any]) -> str:
@@ -316,11 +327,25 @@ class MemoryProvider:
             self.access_tokens[access.token] = access
             if refresh is not None:
                 self.refresh_tokens[refresh.token] = refresh
-        return OAuthToken(
+        id_token = None
+        if self.options.id_token:
+            header = _b64({"alg": "HS256", "typ": "JWT"})
+            claims = {
+                "iss": self.issuer,
+                "sub": subject,
+                "aud": client_id,
+                "email": subject if subject and "@" in subject else None,
+                "name": (subject or "").split("@")[0].title() or None,
+                "iat": now,
+                "exp": now + 3600,
+            }
+            id_token = f"{header}.{_b64(claims)}.{self._mint('id')}"
+        return TokenResponse(
             access_token=token,
             expires_in=lifetime,
             scope=" ".join(scopes),
             refresh_token=refresh.token if refresh else None,
+            id_token=id_token,
         )
 
     async def load_refresh_token(
@@ -436,9 +461,11 @@ def authorization_server_app(provider: MemoryProvider, as_origin: str) -> Starle
             **built,
             "issuer": provider.issuer,
             "authorization_response_iss_parameter_supported": provider.options.iss_mode == "correct",
+            # With a pre-registered confidential client, the one method it authenticates with
+            # (the SDK's authenticator checks the client's own method, so listing both would lie).
             **(
-                {"token_endpoint_auth_methods_supported": ["client_secret_post"]}
-                if provider.options.client_auth == "client_secret_post"
+                {"token_endpoint_auth_methods_supported": [provider.options.client_auth]}
+                if provider.options.client_id and provider.options.client_secret
                 else {}
             ),
         }
@@ -770,6 +797,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[Options, int, int]:
     p.add_argument("--deny", action="store_true", help="consent answers error=access_denied")
     p.add_argument("--iss", dest="iss_mode", choices=("correct", "omit", "wrong"), default="correct")
     p.add_argument("--opaque", action="store_true", help="opaque access tokens instead of JWT-shaped ones")
+    p.add_argument("--id-token", action="store_true", help="add an OpenID Connect style id_token")
     p.add_argument("--no-refresh", dest="refresh", action="store_false", help="issue no refresh tokens")
     p.add_argument(
         "--no-registration", dest="registration", action="store_false", help="no dynamic registration"
@@ -781,7 +809,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[Options, int, int]:
         "--client-auth",
         choices=("client_secret_basic", "client_secret_post"),
         default="client_secret_basic",
-        help="how the pre-registered client authenticates (post: the metadata lists only post)",
+        help="how the pre-registered client authenticates (the only method the metadata lists)",
     )
     a = p.parse_args(argv)
     options = Options(
@@ -791,6 +819,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[Options, int, int]:
         deny=a.deny,
         iss_mode=a.iss_mode,
         opaque=a.opaque,
+        id_token=a.id_token,
         refresh=a.refresh,
         registration=a.registration,
         issuer_path=a.issuer_path,
