@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from app.config.store import ConfigStore
     from app.config.trust import TrustRequest
 
-EXIT_NOT_APPROVED = 4
+EXIT_NOT_APPROVED = 5
 MASK = "••••"
 
 

@@ -31,7 +31,7 @@ class EngineBridge(QObject):
 
     Signals:
         state_changed(server, state, reason): a connection moved to another state
-            (state is 'idle', 'connecting', 'ready', 'failed' or 'closed').
+            (state is 'idle', 'connecting', 'ready', 'failed', 'closed' or 'needs_sign_in').
         catalog_changed(server, kind, diff): a server's tools/resources/resource_templates/prompts
             list was (re)loaded; diff has .added .removed .changed name lists.
         log_line_received(event): a stderr line or a `notifications/message` arrived.
@@ -39,6 +39,8 @@ class EngineBridge(QObject):
             (total is None when unknown).
         traffic_recorded(event): a JSON-RPC message was sent or received (secrets masked).
         resource_updated(server, uri): a subscribed resource changed.
+        sign_in_waiting(server, url): a sign-in page is open in the browser and the engine waits
+            for the person (url: the page's address, for "Copy link").
     """
 
     state_changed = Signal(str, str, str)
@@ -47,6 +49,7 @@ class EngineBridge(QObject):
     progress_reported = Signal(str, str, float, object, str)
     traffic_recorded = Signal(object)
     resource_updated = Signal(str, str)
+    sign_in_waiting = Signal(str, str)
 
     def __call__(self, event: Any) -> None:
         """The engine sink: called for every event, on the loop's (GUI) thread or any other."""
@@ -67,6 +70,8 @@ class EngineBridge(QObject):
                 self.traffic_recorded.emit(event)
             elif kind == "ResourceUpdated":
                 self.resource_updated.emit(event.server, event.uri)
+            elif kind == "SignInWaiting":
+                self.sign_in_waiting.emit(event.server, event.url)
             else:
                 logger.debug("unhandled engine event %s", kind)
         except RuntimeError:

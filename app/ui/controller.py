@@ -22,6 +22,7 @@ from app.ui.bridge import EngineBridge
 if TYPE_CHECKING:  # the store is imported when the list is first read, not at start
     from app.config.store import ConfigStore
     from app.config.trust import TrustRequest
+    from app.mcp.auth import AuthStatus, Browser
 
 # Asks the person whether a local command may run (the window's trust dialog); True = allowed.
 TrustPrompt = Callable[["TrustRequest"], Awaitable[bool]]
@@ -44,6 +45,8 @@ class DeskController(QObject):
         server_connecting(name): a list change started connecting this server (say so at once).
         approval_changed(name): a local server was allowed to run, or was left waiting for the
             person's approval (its row says so; Connect asks again).
+        signed_out(name): the server's sign-in left the keychain (from the window, the
+            credentials view, anyone calling `sign_out`).
     """
 
     servers_changed = Signal()
@@ -52,10 +55,14 @@ class DeskController(QObject):
     config_warning = Signal(str)
     server_connecting = Signal(str)
     approval_changed = Signal(str)
+    signed_out = Signal(str)
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, parent: QObject | None = None, *, browser: Browser | None = None) -> None:
         super().__init__(parent)
         self.bridge = EngineBridge(self)
+        # Shows the person a sign-in page: the system browser (QtBrowser) unless one is given
+        # (tests give a headless one). Handed to every connection the engine makes.
+        self._browser: Browser | None = browser
         self.manager: Any = None
         self.handlers: Any = None
         self.config_error: str | None = None
@@ -253,9 +260,65 @@ class DeskController(QObject):
             assert self._engine_import is not None
             manager_cls = await asyncio.shield(self._engine_import)
             if self.manager is None:
-                self.manager = manager_cls(handlers=self.handlers, sink=self.bridge)
+                self.manager = manager_cls(
+                    handlers=self.handlers, sink=self.bridge, secrets=self.secrets, browser=self.browser
+                )
                 self.engine_started.emit()
         return self.manager
+
+    @property
+    def browser(self) -> Browser:
+        if self._browser is None:
+            from app.ui.sign_in import QtBrowser
+
+            self._browser = QtBrowser()
+        return self._browser
+
+    # --- sign-in ------------------------------------------------------------------------------
+    async def sign_in(self, name: str) -> None:
+        """Sign in to an http/sse server through the browser, then connect it.
+
+        Returns when the attempt is over (signed in, cancelled, timed out, refused); how it ended
+        arrives as the engine's state events, which the window shows.
+        """
+        await self.ensure_engine()
+        try:
+            target = await self._target(name)
+        except Exception as exc:
+            logger.info("cannot prepare %s for sign-in: %s", name, exc)
+            self.bridge.state_changed.emit(name, "failed", _reason(exc))
+            return
+        self._unprepared.discard(name)
+        self._held.discard(name)
+        self.manager.set_target(target)
+        await self.manager.sign_in(name)
+
+    async def cancel_sign_in(self, name: str) -> None:
+        """Stop waiting for the browser; the engine says "sign-in was cancelled"."""
+        if self.manager is None or self.manager.get(name) is None:
+            return
+        result = self.manager.cancel_sign_in(name)
+        if asyncio.iscoroutine(result):
+            await result
+
+    async def sign_out(self, name: str) -> None:
+        """Forget the server's tokens and registration (the keychain); it then needs a sign-in."""
+        await self.ensure_engine()
+        try:
+            if self.manager.get(name) is not None:
+                await self.manager.sign_out(name)
+            else:
+                from app.mcp.auth import forget
+
+                await forget(self.secrets, name)  # not connected this session: the keychain only
+        finally:
+            self.signed_out.emit(name)
+
+    async def auth_status(self, name: str) -> AuthStatus:
+        """What the keychain holds of the server's sign-in (read in a worker thread)."""
+        from app.mcp.auth import read_status
+
+        return await read_status(self.secrets, name)
 
     def connection(self, name: str) -> Any | None:
         if self.manager is None:

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPushButton,
     QStackedWidget,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -52,6 +53,11 @@ logger = logging.getLogger(__name__)
 SECRET_REF_PREFIX = "${secret:"
 PROTOCOL_MODES = ("auto", "legacy", "2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 SECRET_PLACEHOLDER = "stored in the keychain — type to replace"
+# The keyring secret that holds a pre-registered OAuth client's secret (never settings.json):
+# app.secrets.oauth.CLIENT_SECRET, spelled here so opening the dialog imports no keyring code.
+OAUTH_CLIENT_SECRET = "oauth.client_secret"
+# settings.json `oauth` keys the dialog edits; others (grant, client_metadata_url) are kept as found.
+OAUTH_FIELDS = ("client_id", "scope")
 
 
 def _is_ref(value: str) -> bool:
@@ -245,6 +251,90 @@ class KeyringNotice(QFrame):
         self.show()
 
 
+class OAuthSection(QWidget):
+    """The "Sign-in (OAuth)" part of the remote page, folded away: most servers register MCP Desk by
+    themselves; a client id (and secret) is only for providers that gave the person one.
+
+    The client id and scope go to settings.json; the secret only to the keychain."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.toggle = QToolButton()
+        self.toggle.setObjectName("oauthToggle")
+        self.toggle.setText(self.tr("Sign-in (OAuth)"))
+        self.toggle.setCheckable(True)
+        self.toggle.setAutoRaise(True)
+        self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.toggle.toggled.connect(self.set_expanded)
+        lay.addWidget(self.toggle, 0, Qt.AlignmentFlag.AlignLeft)
+        self.body = QWidget()
+        self.body.setObjectName("oauthFields")
+        form = QFormLayout(self.body)
+        form.setContentsMargins(18, 0, 0, 0)
+        form.addRow(
+            plain_label(
+                self.tr(
+                    "Only if the server's provider gave you a client id. Otherwise leave this empty: "
+                    "MCP Desk registers itself when you sign in."
+                ),
+                wrap=True,
+            )
+        )
+        self.client_id = QLineEdit()
+        self.client_id.setObjectName("oauthClientId")
+        self.client_id.setAccessibleName(self.tr("Client id"))
+        self.client_id.setPlaceholderText(self.tr("(optional)"))
+        form.addRow(self.tr("Client id"), self.client_id)
+        self.client_secret = QLineEdit()
+        self.client_secret.setObjectName("oauthClientSecret")
+        self.client_secret.setAccessibleName(self.tr("Client secret"))
+        self.client_secret.setEchoMode(QLineEdit.EchoMode.Password)
+        self.client_secret.setPlaceholderText(self.tr("(optional) kept in your computer's keychain"))
+        form.addRow(self.tr("Client secret"), self.client_secret)
+        self.scope = QLineEdit()
+        self.scope.setObjectName("oauthScope")
+        self.scope.setAccessibleName(self.tr("Scope"))
+        self.scope.setPlaceholderText(self.tr("(optional) what the server asks for, when empty"))
+        form.addRow(self.tr("Scope"), self.scope)
+        lay.addWidget(self.body)
+        self.secret_stored = False
+        self.set_expanded(False)
+
+    @Slot(bool)
+    def set_expanded(self, on: bool) -> None:
+        self.toggle.setChecked(on)
+        self.toggle.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
+        self.body.setVisible(on)
+
+    def load(self, oauth: dict[str, Any]) -> None:
+        self.client_id.setText(str(oauth.get("client_id") or ""))
+        self.scope.setText(str(oauth.get("scope") or ""))
+        if self.client_id.text() or self.scope.text():
+            self.set_expanded(True)  # something set here: show it
+
+    def mark_secret_stored(self) -> None:
+        """The keychain holds a client secret: say so instead of showing an empty field."""
+        self.secret_stored = True
+        self.client_secret.setPlaceholderText(SECRET_PLACEHOLDER)
+
+    def settings(self, old: dict[str, Any]) -> dict[str, Any]:
+        """`old` (settings.json's `oauth`) with the client id and scope as typed; empty ones removed."""
+        out = copy.deepcopy(old)
+        for key, edit in (("client_id", self.client_id), ("scope", self.scope)):
+            value = edit.text().strip()
+            if value:
+                out[key] = value
+            else:
+                out.pop(key, None)
+        return out
+
+    def typed_secret(self) -> str:
+        return self.client_secret.text()
+
+
 class ServerDialog(QDialog):
     """Add or edit one server. `accept()` only closes when every field is valid and the secrets
     typed have somewhere to go (a keychain, or this session's memory if the person chose so)."""
@@ -333,6 +423,10 @@ class ServerDialog(QDialog):
         self.url, self.url_error = self._checked_line(hf, "URL", "https://example.com/mcp")
         self.headers = KeyValueRows("header")
         hf.addRow("Headers", self.headers)
+        self.oauth = OAuthSection()
+        hf.addRow(self.oauth)
+        self.client_id_error = self._error_label()
+        hf.addRow(self.client_id_error)
         self.pages.addWidget(http)
         outer.addWidget(self.pages)
 
@@ -386,8 +480,11 @@ class ServerDialog(QDialog):
         self.transport.currentIndexChanged.connect(self._transport_changed)
         self.command.editingFinished.connect(self._check_command)
         self.url.editingFinished.connect(self._check_url)
+        self._secret_lookup: asyncio.Task[None] | None = None
         if self.original is not None:
             self.load(self.original, controller.settings(self.original.name))
+            if self.original.transport != "stdio":
+                self._secret_lookup = asyncio.ensure_future(self._look_for_client_secret(self.original.name))
         self._transport_changed()
 
     # --- helpers ------------------------------------------------------------------------------
@@ -496,6 +593,25 @@ class ServerDialog(QDialog):
         if d:
             self.roots.addItem(d)
 
+    def done(self, result: int) -> None:
+        if self._secret_lookup is not None:
+            self._secret_lookup.cancel()  # closing: nobody will read the answer
+            self._secret_lookup = None
+        super().done(result)
+
+    async def _look_for_client_secret(self, name: str) -> None:
+        """Whether the keychain holds this server's OAuth client secret (a worker thread)."""
+        try:
+            names = await self.controller.secrets.alist_names(name)
+        except Exception as exc:  # a locked or missing keychain: the field just stays empty
+            logger.info("cannot look for the client secret of %s: %s", name, exc)
+            return
+        try:
+            if OAUTH_CLIENT_SECRET in names:
+                self.oauth.mark_secret_stored()
+        except RuntimeError:  # the dialog was closed and deleted meanwhile
+            pass
+
     # --- loading and reading back -------------------------------------------------------------
     def load(self, entry: Any, settings: Any = None) -> None:
         self.name.setText(entry.name)
@@ -518,6 +634,8 @@ class ServerDialog(QDialog):
             self.mode.setCurrentText(mode)
             self.roots.clear()
             self.roots.addItems(list(getattr(settings, "roots", []) or []))
+            oauth = getattr(settings, "oauth", None)
+            self.oauth.load(oauth if isinstance(oauth, dict) else {})
 
     def errors(self) -> dict[str, str]:
         errs: dict[str, str] = {}
@@ -538,6 +656,8 @@ class ServerDialog(QDialog):
             msg = validate_url(self.url.text())
             if msg:
                 errs["url"] = msg
+            if self.oauth.typed_secret() and not self.oauth.client_id.text().strip():
+                errs["client_id"] = self.tr("A client secret needs its client id (under Sign-in).")
         return errs
 
     def accept(self) -> None:
@@ -548,8 +668,16 @@ class ServerDialog(QDialog):
         self._set_error(self.name_error, errs.get("name"))
         self._set_error(self.command_error, errs.get("command"))
         self._set_error(self.url_error, errs.get("url"))
+        self._set_error(self.client_id_error, errs.get("client_id"))
         if errs:
-            first = {"name": self.name, "command": self.command, "url": self.url}[next(iter(errs))]
+            if "client_id" in errs:
+                self.oauth.set_expanded(True)
+            first = {
+                "name": self.name,
+                "command": self.command,
+                "url": self.url,
+                "client_id": self.oauth.client_id,
+            }[next(iter(errs))]
             first.setFocus()
             return
         if self.build()[1] and self._keyring_check is None:
@@ -605,13 +733,18 @@ class ServerDialog(QDialog):
             entry.url = self.url.text().strip()
             entry.headers = self._collect(self.headers, secrets)
             entry.command, entry.args, entry.cwd, entry.env = None, [], None, {}
+            if self.oauth.typed_secret():
+                secrets[OAUTH_CLIENT_SECRET] = self.oauth.typed_secret()  # the keychain only
         secrets.update(take_launch_secrets(entry, secrets, self.arg_secrets.pending(entry.args)))
         entry.disabled = not self.enabled.isChecked()
-        settings = {
+        settings: dict[str, Any] = {
             "timeout": float(self.timeout.value()),
             "protocol_mode": self.mode.currentText(),
             "roots": [self.roots.item(i).text() for i in range(self.roots.count())],
         }
+        if entry.transport != "stdio":
+            old = self.controller.settings(self.original.name).oauth if self.original is not None else {}
+            settings["oauth"] = self.oauth.settings(old if isinstance(old, dict) else {})
         return entry, secrets, settings
 
     @staticmethod

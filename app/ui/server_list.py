@@ -18,12 +18,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.models.servers import ServerListModel
+from app.ui.models.servers import NEEDS_SIGN_IN, ServerListModel
 
 Index = QModelIndex | QPersistentModelIndex
 
 ACTIONS = ("connect", "disconnect", "reconnect", "edit", "duplicate", "remove")
+# Sign-in actions, offered only where they fit: "sign_in" on a server that needs it (it takes the
+# Connect button's place), "cancel_sign_in" while the browser is open, "sign_out" when signed in.
+SIGN_IN_ACTIONS = ("sign_in", "cancel_sign_in", "sign_out")
 LABELS = {
+    "sign_in": "Sign in",
+    "cancel_sign_in": "Cancel sign-in",
+    "sign_out": "Sign out",
     "connect": "Connect",
     "disconnect": "Disconnect",
     "reconnect": "Reconnect",
@@ -108,6 +114,7 @@ class ServerPanel(QWidget):
     def __init__(self, model: ServerListModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = model
+        self.menu: QMenu | None = None  # the last context menu shown
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         self.add_button = QPushButton("Add server…")
@@ -133,6 +140,12 @@ class ServerPanel(QWidget):
             b.clicked.connect(lambda _=False, a=act: self._trigger(a))
             grid.addWidget(b, i // 3, i % 3)
             self.buttons[act] = b
+        # A server that needs a sign-in shows Sign in where Connect is: the one thing to do.
+        self.sign_in_button = QPushButton(self.tr("Sign in"))
+        self.sign_in_button.setObjectName("server_sign_in")
+        self.sign_in_button.clicked.connect(lambda: self._trigger("sign_in"))
+        self.sign_in_button.hide()
+        grid.addWidget(self.sign_in_button, 0, 0)
         lay.addLayout(grid)
         model.dataChanged.connect(self._update_buttons)
         model.rowsRemoved.connect(self._update_buttons)
@@ -160,6 +173,12 @@ class ServerPanel(QWidget):
             acts |= {"connect"}
             if row.state == "failed":
                 acts |= {"reconnect"}
+        if row.state == NEEDS_SIGN_IN:
+            acts |= {"sign_in"}
+        if row.waiting_for_sign_in:
+            acts |= {"cancel_sign_in"}
+        if row.signed_in:
+            acts |= {"sign_out"}
         return acts
 
     def _trigger(self, action: str) -> None:
@@ -172,6 +191,9 @@ class ServerPanel(QWidget):
         acts = self.enabled_actions(self.current())
         for a, b in self.buttons.items():
             b.setEnabled(a in acts)
+        needs = "sign_in" in acts
+        self.sign_in_button.setVisible(needs)
+        self.buttons["connect"].setVisible(not needs)
 
     @Slot(QModelIndex, QModelIndex)
     def _current_changed(self, cur: QModelIndex, prev: QModelIndex) -> None:
@@ -187,9 +209,23 @@ class ServerPanel(QWidget):
         name = idx.data(ServerListModel.NameRole)
         menu = QMenu(self)
         acts = self.enabled_actions(name)
+        first = [a for a in SIGN_IN_ACTIONS if a in acts and a != "sign_out"]
+        for a in first:  # the sign-in step the server waits for, first and on its own
+            self._menu_action(menu, a, name, True)
+        if first:
+            menu.addSeparator()
         for a in ACTIONS:
-            qa = QAction(LABELS[a], menu)
-            qa.setEnabled(a in acts)
-            qa.triggered.connect(lambda _=False, act=a, n=name: self.action_triggered.emit(act, n))
-            menu.addAction(qa)
+            self._menu_action(menu, a, name, a in acts)
+        if "sign_out" in acts:
+            menu.addSeparator()
+            self._menu_action(menu, "sign_out", name, True)
+        self.menu = menu  # tests reach it here
         menu.popup(self.view.viewport().mapToGlobal(pos))
+
+    def _menu_action(self, menu: QMenu, action: str, name: str, enabled: bool) -> QAction:
+        qa = QAction(self.tr(LABELS[action]), menu)
+        qa.setObjectName(f"menu_{action}")
+        qa.setEnabled(enabled)
+        qa.triggered.connect(lambda _=False, act=action, n=name: self.action_triggered.emit(act, n))
+        menu.addAction(qa)
+        return qa

@@ -27,7 +27,15 @@ from PySide6.QtWidgets import (
 from app.ui.bridge import EngineBridge
 from app.ui.catalog_panel import KINDS, CatalogPanel, item_from
 from app.ui.controller import DeskController
-from app.ui.models.servers import CONNECTING, FAILED, IDLE, READY, ServerListModel, ServerRow
+from app.ui.models.servers import (
+    CONNECTING,
+    FAILED,
+    IDLE,
+    NEEDS_SIGN_IN,
+    READY,
+    ServerListModel,
+    ServerRow,
+)
 from app.ui.safe_text import confirm_and_open, plain_label, plain_tooltip, visible_line
 
 if TYPE_CHECKING:
@@ -151,6 +159,11 @@ class MainWindow(QMainWindow):
         self.overview_title.setFont(f)
         self.overview_title.setStyleSheet("padding: 0 12px;")
         gl.addWidget(self.overview_title)
+        from app.ui.sign_in import SignInBox
+
+        # Sign in needed / waiting for the browser / signed in as …: what the engine said last.
+        self.sign_in_box = SignInBox()
+        gl.addWidget(self.sign_in_box)
         self.overview_reason = plain_label("")
         self.overview_reason.setObjectName("failureReason")
         self.overview_reason.setStyleSheet(
@@ -275,11 +288,19 @@ class MainWindow(QMainWindow):
         b.traffic_recorded.connect(self.on_traffic)
         b.progress_reported.connect(self.on_progress)
         b.resource_updated.connect(self.on_resource_updated)
+        b.sign_in_waiting.connect(self.on_sign_in_waiting)
+        self.sign_in_box.sign_in_clicked.connect(lambda name: self.on_server_action("sign_in", name))
+        self.sign_in_box.cancel_clicked.connect(lambda name: self.on_server_action("cancel_sign_in", name))
+        self.sign_in_box.sign_out_clicked.connect(lambda name: self.on_server_action("sign_out", name))
+        self.sign_in_box.link_copied.connect(
+            lambda _name: self.statusBar().showMessage(self.tr("Sign-in link copied"), 5000)
+        )
         self.controller.servers_changed.connect(self.reload_servers)
         self.controller.config_failed.connect(self._show_config_problem)
         self.controller.config_warning.connect(self._show_config_problem)
         self.controller.watch_config(self)  # outside edits (an editor, the CLI) show up here
         self.controller.server_connecting.connect(self.on_server_connecting)
+        self.controller.signed_out.connect(self.on_signed_out)
         self.servers.action_triggered.connect(self.on_server_action)
         self.servers.add_requested.connect(self.add_server)
         self.servers.selection_changed.connect(self.on_server_selected)
@@ -404,6 +425,7 @@ class MainWindow(QMainWindow):
             row.note = " · ".join(notes)
             if old is not None:
                 row.state, row.reason, row.tool_count = old.state, old.reason, old.tool_count
+                row.sign_in_url, row.auth = old.sign_in_url, old.auth
             rows.append(row)
         self.server_model.set_servers(rows)
         names = self.server_model.names()
@@ -434,6 +456,31 @@ class MainWindow(QMainWindow):
             c.spawn(self.duplicate_server(name), self._show_error)
         elif action == "remove":
             c.spawn(self.remove_server(name), self._show_error)
+        elif action == "sign_in":
+            c.spawn(c.sign_in(name), self._show_error)
+        elif action == "cancel_sign_in":
+            c.spawn(c.cancel_sign_in(name), self._show_error)
+        elif action == "sign_out":
+            c.spawn(c.sign_out(name), self._show_error)
+
+    @Slot(str)
+    def on_signed_out(self, name: str) -> None:
+        # A server not connected this session gets no event from the engine: ask the keychain.
+        self.controller.spawn(self._read_auth(name))
+
+    async def _read_auth(self, name: str) -> None:
+        """What the keychain says of the server's sign-in, for the overview and the menu."""
+        entry = self.controller.entry(name)
+        if entry is None or getattr(entry, "transport", "stdio") == "stdio":
+            return
+        try:
+            status = await self.controller.auth_status(name)
+        except Exception as exc:  # a locked keychain: nothing to show, the connection says the rest
+            logger.info("cannot read the sign-in of %s: %s", name, exc)
+            status = None
+        self.server_model.update_auth(name, status if status is not None and status.signed_in else None)
+        if name == self.current_server():
+            self._update_empty_state()
 
     def _show_error(self, exc: BaseException) -> None:
         logger.warning("action failed: %s", exc)
@@ -526,10 +573,17 @@ class MainWindow(QMainWindow):
         self.server_model.update_state(server, CONNECTING, "")
         self._update_empty_state()
 
+    @Slot(str, str)
+    def on_sign_in_waiting(self, server: str, url: str) -> None:
+        self.server_model.update_sign_in_wait(server, url)
+        if server == self.current_server():
+            self._update_empty_state()
+
     @Slot(str, str, str)
     def on_state_changed(self, server: str, state: str, reason: str) -> None:
         self.server_model.update_state(server, state, reason)
         if state == READY:
+            self.controller.spawn(self._read_auth(server))
             first = server not in self._loaded
             self._loaded.add(server)
             if first:
@@ -542,7 +596,7 @@ class MainWindow(QMainWindow):
                 self._restoring = None
                 if self.catalog.select(kind, server, key):
                     pass
-        elif state in (FAILED, "closed", "idle"):
+        elif state in (FAILED, "closed", "idle", NEEDS_SIGN_IN):
             self._loaded.discard(server)
             self._clear_server(server)
         if server == self.current_server() or state == READY:
@@ -681,6 +735,10 @@ class MainWindow(QMainWindow):
         if shown is not None and shown != server and not self.catalog.all_servers.isChecked():
             self.right.setCurrentWidget(self.guide)  # don't keep showing another server's tool
         self._update_empty_state()
+        row = self.server_model.server(server) if server else None
+        if row is not None and row.state == READY and row.signed_in:
+            # Tokens renew silently: the expiry shown is the one the keychain holds now.
+            self.controller.spawn(self._read_auth(server))
 
     def _shown_server(self) -> str | None:
         w = self.right.currentWidget()
@@ -696,10 +754,29 @@ class MainWindow(QMainWindow):
         if row is None:
             self.catalog.empty.setText("")
             self.overview_title.setText("")
+            self.sign_in_box.clear()
             return
         status = "failed" if row.state == FAILED else row.status_text()
+        if row.state == NEEDS_SIGN_IN:
+            status = self.tr("sign in needed")  # the reason is in the box below
         self.overview_title.setText(f"{server} — {status}")
-        if row.state == FAILED:
+        if row.state == NEEDS_SIGN_IN:
+            self.sign_in_box.show_needed(server, row.reason)
+        elif row.waiting_for_sign_in:
+            self.sign_in_box.show_waiting(server, row.sign_in_url)
+        elif row.state == READY and row.signed_in:
+            self.sign_in_box.show_signed_in(server, row.auth)
+        else:
+            self.sign_in_box.clear()
+        if row.state == NEEDS_SIGN_IN:
+            self.catalog.empty.setText(
+                self.tr("Sign in to {server} to see its tools.").format(server=visible_line(server))
+            )
+        elif row.waiting_for_sign_in:
+            self.catalog.empty.setText(
+                self.tr("Waiting for you to sign in to {server}…").format(server=visible_line(server))
+            )
+        elif row.state == FAILED:
             self.catalog.empty.setText(f"{server} failed: {row.reason}")
             self.overview_reason.setText(
                 f"Could not connect to “{server}”:\n{row.reason}\n\n"

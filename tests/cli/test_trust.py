@@ -53,7 +53,7 @@ def test_without_a_terminal_it_is_refused_with_its_own_exit_code(
     write(config_dir, {"local": marking_server(marker)})
     for command in (["tools", "local"], ["call", "local/echo", "--args", "{}"], ["doctor", "local"]):
         code, out, err = run(command, capsys, monkeypatch)
-        assert code == EXIT_NOT_APPROVED == 4, (command, err)
+        assert code == EXIT_NOT_APPROVED == 5, (command, err)
         assert out == ""
         assert "local: this server runs a program on this computer that you have not allowed yet" in err
         assert "nothing was started" in err and "--trust" in err

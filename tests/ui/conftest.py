@@ -69,12 +69,15 @@ DEMO = {"command": sys.executable, "args": ["-m", "app", "demo-server"]}
 
 
 @contextlib.contextmanager
-def open_desk(qtbot: Any, *, connect_enabled: bool = False, approve: bool = True) -> Iterator[Any]:
+def open_desk(
+    qtbot: Any, *, connect_enabled: bool = False, approve: bool = True, browser: Any = None
+) -> Iterator[Any]:
     """The real main window on the test's config dir, engine started; closed down after.
 
     The local servers the test wrote are approved to run first (as if the person had allowed
     them earlier), and Allow is pressed on any prompt for one it adds later, unless
-    `approve=False`: the tests of the trust prompt answer it themselves."""
+    `approve=False`: the tests of the trust prompt answer it themselves. `browser` stands in for
+    the system browser at sign-in (an `app.mcp.auth.Browser`)."""
     from app.config.paths import config_dir
     from app.ui.controller import DeskController
     from app.ui.window import MainWindow
@@ -83,7 +86,7 @@ def open_desk(qtbot: Any, *, connect_enabled: bool = False, approve: bool = True
         from tests.support.trust import approve_servers
 
         approve_servers(config_dir())
-    controller = DeskController()
+    controller = DeskController(browser=browser)
     controller.load_config()
     window = MainWindow(controller)
     if approve:

@@ -6,9 +6,17 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QByteArray,
+    QCoreApplication,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+)
 from PySide6.QtGui import QColor, QIcon
 
+from app.mcp.events import WAITING_FOR_BROWSER
 from app.ui.safe_text import plain_tooltip, visible_line
 
 logger = logging.getLogger(__name__)
@@ -21,6 +29,7 @@ CONNECTING = "connecting"
 READY = "ready"
 FAILED = "failed"
 CLOSED = "closed"
+NEEDS_SIGN_IN = "needs_sign_in"
 DISABLED = "disabled"
 
 STATE_COLOURS = {
@@ -29,6 +38,8 @@ STATE_COLOURS = {
     READY: QColor("#2e9d4f"),
     FAILED: QColor("#c62828"),
     CLOSED: QColor("#8a8f98"),
+    # Not a failure: blue, the colour of "your turn" (GNOME's accent), not red or amber.
+    NEEDS_SIGN_IN: QColor("#3574e0"),
     DISABLED: QColor("#b0b4ba"),
 }
 
@@ -40,6 +51,9 @@ STATE_WORDS = {
     CLOSED: "disconnected",
     DISABLED: "disabled",
 }
+
+# The engine's reason when a server simply wants a sign-in; any other reason is worth showing.
+PLAIN_SIGN_IN_REASON = "sign in needed"
 
 
 @dataclass
@@ -53,6 +67,20 @@ class ServerRow:
     title: str = ""
     icon: QIcon | None = field(default=None, compare=False)
     note: str = ""  # something true of the entry whatever its state ("key kept for this session only")
+    # The sign-in page's address while the engine waits for the browser (its SignInWaiting event);
+    # empty otherwise. Gone with the next state that is not "connecting".
+    sign_in_url: str = ""
+    # What the keychain says of this server's sign-in (app.mcp.auth.AuthStatus), read by the
+    # window after the engine's events; None when not known or not signed in.
+    auth: Any = field(default=None, compare=False)
+
+    @property
+    def waiting_for_sign_in(self) -> bool:
+        return self.state == CONNECTING and bool(self.sign_in_url)
+
+    @property
+    def signed_in(self) -> bool:
+        return bool(self.auth is not None and getattr(self.auth, "signed_in", False))
 
     def status_text(self) -> str:
         """One line a person can read: 'ready · 12 tools', 'failed: command not found'."""
@@ -62,6 +90,13 @@ class ServerRow:
     def _state_text(self) -> str:
         state = DISABLED if self.disabled and self.state in (IDLE, CLOSED) else self.state
         words = STATE_WORDS.get(state, state)
+        if state == NEEDS_SIGN_IN:
+            needed = QCoreApplication.translate("ServerRow", "sign in needed")
+            if self.reason and self.reason.strip().lower() != PLAIN_SIGN_IN_REASON:
+                return f"{needed}: {self.reason}"
+            return needed
+        if self.waiting_for_sign_in:
+            return QCoreApplication.translate("ServerRow", "waiting for you to sign in…")
         if state == FAILED and self.reason:
             return f"failed: {self.reason}"
         if state == READY and self.tool_count is not None:
@@ -182,6 +217,10 @@ class ServerListModel(QAbstractListModel):
             return
         row = self._rows[i]
         row.state, row.reason = state, reason
+        if state != CONNECTING or reason != WAITING_FOR_BROWSER:
+            row.sign_in_url = ""  # the browser came back (or the attempt ended)
+        if state == NEEDS_SIGN_IN:
+            row.auth = None
         if state != READY:
             row.tool_count = None if state != FAILED else row.tool_count
         self._changed(i)
@@ -190,6 +229,20 @@ class ServerListModel(QAbstractListModel):
         i = self.row_of(name)
         if i >= 0:
             self._rows[i].tool_count = count
+            self._changed(i)
+
+    def update_sign_in_wait(self, name: str, url: str) -> None:
+        """The engine waits for the person to sign in at `url` (its SignInWaiting event)."""
+        i = self.row_of(name)
+        if i >= 0:
+            self._rows[i].sign_in_url = url
+            self._changed(i)
+
+    def update_auth(self, name: str, status: Any) -> None:
+        """What the keychain says of the server's sign-in (an AuthStatus, or None)."""
+        i = self.row_of(name)
+        if i >= 0:
+            self._rows[i].auth = status
             self._changed(i)
 
     def update_info(self, name: str, title: str = "", icon: QIcon | None = None) -> None:
