@@ -451,6 +451,8 @@ class _Desk:
         self.step_up_scope: str | None = None
         self.after_ready = False
         self.in_step_up = False
+        self.refused_step_up: SignInProblem | None = None
+        """The last step-up the person declined, cancelled or let time out (its call failed)."""
 
     @property
     def interactive(self) -> bool:
@@ -638,6 +640,15 @@ class _DeskFlow(OAuthClientProvider):
                 outgoing = await flow.asend(response)
         except StopAsyncIteration:
             return
+        except (SignInCancelled, SignInDeclined, SignInTimedOut) as exc:
+            if d.after_ready and d.in_step_up and d.attempt is not None:
+                # The person said no to more permissions for one call: that call gets the
+                # server's 403 (ending the flow hands httpx2 the last answer; raising would end
+                # the whole transport), the connection keeps what it was granted.
+                d.attempt.cancelled.clear()
+                d.refused_step_up = exc
+                return
+            raise d.fail(exc) from None
         except SignInProblem as exc:
             raise d.fail(exc) from None
         except OAuthFlowError as exc:
