@@ -32,6 +32,7 @@ import contextlib
 import json
 import logging
 import re
+import threading
 import time
 import warnings
 from collections import deque
@@ -277,15 +278,23 @@ _JSON_SECRET = re.compile(
 )
 
 
+_LIVE_LOCK = threading.Lock()
+"""Log records come from any thread (the SDK's, httpx2's): the deque is read and written under it."""
+
+
 def remember_secret(value: str | None) -> None:
-    if value and len(value) >= 6 and value not in _LIVE_SECRETS:
-        _LIVE_SECRETS.append(value)
+    if value and len(value) >= 6:
+        with _LIVE_LOCK:
+            if value not in _LIVE_SECRETS:
+                _LIVE_SECRETS.append(value)
 
 
 def scrub_text(text: str, extra: frozenset[str] | set[str] = frozenset()) -> str:
     """`text` with live secrets, `extra`, secret query parameters, JSON secret fields and
     Authorization header values masked."""
-    text = mask_text(text, set(_LIVE_SECRETS) | set(extra))
+    with _LIVE_LOCK:
+        live = set(_LIVE_SECRETS)
+    text = mask_text(text, live | set(extra))
     text = _SECRET_PARAMS.sub(lambda m: f"{m.group(1)}={MASK}", text)
     text = _JSON_SECRET.sub(lambda m: f"{m.group(1)}{MASK}", text)
     return _BEARER.sub(lambda m: f"{m.group(1)} {MASK}", text)
