@@ -289,6 +289,7 @@ class ServerConnection:
         self._lost_reason = None
         self.was_ready = False
         self._sign_in_problem = None
+        self._auth = None
         self._attempt, self._next_attempt = self._next_attempt, None
         self._set_state(ConnectionState.CONNECTING)
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"mcp-connection:{self.name}")
