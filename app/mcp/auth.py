@@ -32,6 +32,7 @@ import contextlib
 import json
 import logging
 import re
+import threading
 import time
 import warnings
 from collections import deque
@@ -277,15 +278,23 @@ _JSON_SECRET = re.compile(
 )
 
 
+_LIVE_LOCK = threading.Lock()
+"""Log records come from any thread (the SDK's, httpx2's): the deque is read and written under it."""
+
+
 def remember_secret(value: str | None) -> None:
-    if value and len(value) >= 6 and value not in _LIVE_SECRETS:
-        _LIVE_SECRETS.append(value)
+    if value and len(value) >= 6:
+        with _LIVE_LOCK:
+            if value not in _LIVE_SECRETS:
+                _LIVE_SECRETS.append(value)
 
 
 def scrub_text(text: str, extra: frozenset[str] | set[str] = frozenset()) -> str:
     """`text` with live secrets, `extra`, secret query parameters, JSON secret fields and
     Authorization header values masked."""
-    text = mask_text(text, set(_LIVE_SECRETS) | set(extra))
+    with _LIVE_LOCK:
+        live = set(_LIVE_SECRETS)
+    text = mask_text(text, live | set(extra))
     text = _SECRET_PARAMS.sub(lambda m: f"{m.group(1)}={MASK}", text)
     text = _JSON_SECRET.sub(lambda m: f"{m.group(1)}{MASK}", text)
     return _BEARER.sub(lambda m: f"{m.group(1)} {MASK}", text)
@@ -451,6 +460,8 @@ class _Desk:
         self.step_up_scope: str | None = None
         self.after_ready = False
         self.in_step_up = False
+        self.refused_step_up: SignInProblem | None = None
+        """The last step-up the person declined, cancelled or let time out (its call failed)."""
 
     @property
     def interactive(self) -> bool:
@@ -638,6 +649,15 @@ class _DeskFlow(OAuthClientProvider):
                 outgoing = await flow.asend(response)
         except StopAsyncIteration:
             return
+        except (SignInCancelled, SignInDeclined, SignInTimedOut) as exc:
+            if d.after_ready and d.in_step_up and d.attempt is not None:
+                # The person said no to more permissions for one call: that call gets the
+                # server's 403 (ending the flow hands httpx2 the last answer; raising would end
+                # the whole transport), the connection keeps what it was granted.
+                d.attempt.cancelled.clear()
+                d.refused_step_up = exc
+                return
+            raise d.fail(exc) from None
         except SignInProblem as exc:
             raise d.fail(exc) from None
         except OAuthFlowError as exc:

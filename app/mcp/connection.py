@@ -289,6 +289,7 @@ class ServerConnection:
         self._lost_reason = None
         self.was_ready = False
         self._sign_in_problem = None
+        self._auth = None
         self._attempt, self._next_attempt = self._next_attempt, None
         self._set_state(ConnectionState.CONNECTING)
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"mcp-connection:{self.name}")
@@ -510,6 +511,15 @@ class ServerConnection:
             self._lost.set()
         elif self._scope is not None:
             self._scope.cancel()
+
+    def _take_step_up_refusal(self) -> str | None:
+        """Why the last step-up did not happen (declined, cancelled, timed out), once."""
+        desk = getattr(self._auth, "_desk", None)
+        refusal = getattr(desk, "refused_step_up", None)
+        if refusal is None:
+            return None
+        desk.refused_step_up = None  # type: ignore[union-attr]
+        return str(refusal.reason)
 
     @contextmanager
     def _signing_in(self) -> Iterator[None]:
@@ -1049,6 +1059,10 @@ class ServerConnection:
                     raise CallFailed(
                         f"{self.what} failed: the connection to the server was lost", CONNECTION_CLOSED
                     ) from exc
+                refusal = self.conn._take_step_up_refusal()
+                if refusal is not None:
+                    message = f"{self.what} needs more permissions: {refusal}"
+                    raise CallFailed(message, exc.error.code) from exc
                 raise CallFailed(self.conn._mask(exc.error.message), exc.error.code, exc.error.data) from exc
             if reasons.is_network_error(exc):
                 self.conn._lost_reason = reasons.explain(

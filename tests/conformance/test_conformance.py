@@ -34,6 +34,7 @@ def baseline() -> list[str]:
     return [line.split()[0] for line in lines if line.strip() and not line.startswith("#")]
 
 
+@pytest.mark.timeout(600)  # ~26 scenarios x ~5 s, more on a busy machine
 def test_every_client_scenario(node22_path: Path) -> None:
     scenarios = client_scenarios(node22_path)
     done = subprocess.run(

@@ -314,6 +314,19 @@ async def test_step_up_in_a_sign_in_run_opens_the_browser_again(
         assert conn.state == READY
 
 
+async def test_a_declined_step_up_fails_the_call_not_the_connection(
+    oauth_server: OAuthServer, memory_keyring: MemoryKeyring
+) -> None:
+    browser = HeadlessBrowser()
+    async with connection(web_target(oauth_server), SecretStore(), browser) as conn:
+        await signed_in(conn)
+        browser.decline = True  # "Deny" on the consent page for the extra permissions
+        with pytest.raises(Exception, match="you declined the sign-in"):
+            await conn.call_tool("admin_report", {})
+        assert conn.state == READY
+        assert (await conn.call_tool("whoami", {})).text()
+
+
 async def test_step_up_after_a_plain_connect_needs_sign_in_then_asks_for_more(
     oauth_server: OAuthServer, memory_keyring: MemoryKeyring
 ) -> None:
