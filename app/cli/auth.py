@@ -303,7 +303,7 @@ def cmd_status(args: argparse.Namespace) -> int:
         print("no servers on the internet are configured")
     for name, status in zip(names, statuses, strict=True):
         print(describe(name, status))
-        if args.server is not None:
+        if args.server is not None or status.signed_in:
             for line in details(status):
                 print(line)
     # `status SERVER` answers a script too: signed in (0) or not (the "needs sign-in" code).

@@ -184,6 +184,10 @@ def test_login_status_use_and_logout(cli: Cli, remote: OAuthServer) -> None:
     assert done.stdout.startswith("remote: signed in as alice@example.test")
     assert f"  issuer: {remote.issuer}\n" in done.stdout and "  scopes: mcp\n" in done.stdout
 
+    listing = cli.run("auth", "status").stdout.splitlines()
+    assert listing[0].startswith("remote: signed in as alice@example.test (until ")
+    assert listing[1:] == [f"  issuer: {remote.issuer}", "  scopes: mcp", "  client: registered"]
+
     done = cli.run("auth", "status", "--json")
     [entry] = [e for e in json.loads(done.stdout) if e["server"] == "remote"]
     assert (entry["signedIn"], entry["account"], entry["issuer"]) == (
