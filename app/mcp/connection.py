@@ -19,6 +19,7 @@ import logging
 import math
 import os
 import re
+import sys
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
@@ -229,6 +230,12 @@ class ServerConnection:
 
     def _mask(self, text: str) -> str:
         return mask_text(text, self.target.secret_values) if self.target.secret_values else text
+
+    def _masked(self, data: Any) -> Any:
+        """A server's answer (just dumped, held by nobody else) with our secrets masked in place:
+        a server that repeats a key it was given must not put it on the screen or in history."""
+        secrets = self.target.secret_values
+        return scrub_fresh(data, secrets, sys.maxsize) if secrets else data
 
     def _set_state(self, state: ConnectionState, reason: str | None = None) -> None:
         if reason and self.target.secret_values:
@@ -865,7 +872,9 @@ class ServerConnection:
                     raise CallFailed(
                         f"{self.what} failed: the connection to the server was lost", CONNECTION_CLOSED
                     ) from exc
-                raise CallFailed(self.conn._mask(exc.error.message), exc.error.code, exc.error.data) from exc
+                raise CallFailed(
+                    self.conn._mask(exc.error.message), exc.error.code, self.conn._masked(exc.error.data)
+                ) from exc
             if reasons.is_network_error(exc):
                 self.conn._lost_reason = reasons.explain(
                     exc, self.conn.target, None, self.conn._http_observer
@@ -970,7 +979,7 @@ class ServerConnection:
         return await run_input_required_driver(first, dispatch=dispatch, retry=retry)
 
     def _to_result(self, name: str, result: types.CallToolResult, elapsed: float) -> ToolCallResult:
-        raw = _dump(result)
+        raw = self._masked(_dump(result))
         structured = result.structured_content
         valid: bool | None = None
         error: str | None = None
@@ -992,6 +1001,8 @@ class ServerConnection:
                 else:
                     error = check_structured(validator, structured)
                 valid = error is None
+        if self.target.secret_values:  # checked as sent, shown masked
+            structured = raw.get("structuredContent", structured)
         return ToolCallResult(
             content=list(raw.get("content") or []),
             is_error=bool(result.is_error),
@@ -1016,7 +1027,7 @@ class ServerConnection:
 
         with self._failures(f"reading {uri}"):
             result = await self._timed(self._drive_input_required(await self._timed(send(None, None)), send))
-        return _dump(result)
+        return self._masked(_dump(result))  # type: ignore[no-any-return]
 
     async def subscribe_resource(self, uri: str) -> None:
         """Get `ResourceUpdated` events for `uri` (resources/subscribe, or listen on 2026-07-28)."""
@@ -1058,7 +1069,7 @@ class ServerConnection:
 
         with self._failures(f"getting prompt {name}"):
             result = await self._timed(self._drive_input_required(await self._timed(send(None, None)), send))
-        return _dump(result)
+        return self._masked(_dump(result))  # type: ignore[no-any-return]
 
     async def complete(
         self,
