@@ -5,9 +5,17 @@ break otherwise). Requests (`call_tool`, `read_resource`, ...) may come from any
 only send on the session, they never enter or exit anything.
 
     idle ──start()──► connecting ──► ready ──(server gone)──► failed
-                          │                                     ▲
-                          └──────────(cannot connect)───────────┘
+                          │     │                  │                ▲
+                          │     └─(401: sign in)─┐ └─(401)─┐        │
+                          │                      ▼         ▼        │
+                          │                  needs_sign_in ◄─sign_out()
+                          │                      │ sign_in(): connecting, in the browser
+                          └──────────(cannot connect)───────────────┘
     any ──stop()──► closed
+
+An http/sse server without credentials in its headers signs in with OAuth (app/mcp/auth.py):
+a plain `start()` uses stored tokens silently and settles in NEEDS_SIGN_IN when a new
+authorization is needed; only `sign_in()` shows the person a browser.
 """
 
 from __future__ import annotations
@@ -41,6 +49,9 @@ from app.mcp import reasons
 from app.mcp.catalog import Catalog, ToolInfo, add_entry, duplicates
 from app.mcp.events import (
     CATALOG_KINDS,
+    SETTLED_STATES,
+    SIGNED_OUT,
+    WAITING_FOR_BROWSER,
     CatalogChanged,
     CatalogDiff,
     CatalogKind,
@@ -49,6 +60,7 @@ from app.mcp.events import (
     LogLine,
     Progress,
     ResourceUpdated,
+    SignInWaiting,
     Sink,
     StateChanged,
     Traffic,
@@ -90,7 +102,7 @@ DEBOUNCE_MAX = 1.0
 """A flood of notifications still refreshes at least this often."""
 MAX_PAGES = 10_000
 LOG_LINES = 2_000
-SETTLED = (ConnectionState.READY, ConnectionState.FAILED, ConnectionState.CLOSED)
+SETTLED = SETTLED_STATES
 HEADER_MISMATCH = -32020
 
 _CALL_RESULT: TypeAdapter[types.CallToolResult | types.InputRequiredResult] = TypeAdapter(
@@ -149,6 +161,10 @@ class _Lost(Exception):
     """The server went away after the connection was ready."""
 
 
+class NotSignInServer(ValueError):
+    """sign_in() on a server that does not sign in with OAuth (stdio, or credentials in a header)."""
+
+
 class ServerConnection:
     def __init__(
         self,
@@ -159,10 +175,15 @@ class ServerConnection:
         http_client: Any = None,
         server: Any = None,
         traffic: bool = True,
+        secrets: Any = None,
+        browser: Any = None,
     ) -> None:
         """`http_client` is a shared `httpx2.AsyncClient` whose pool HTTP connections use.
         `server` (tests, embedding) is an in-process SDK `Server`/`MCPServer` used instead of the
-        target's transport. `traffic=False` skips building Traffic events (benchmarks)."""
+        target's transport. `traffic=False` skips building Traffic events (benchmarks).
+        `secrets` (an `app.secrets.store.SecretStore`) keeps the OAuth tokens and registration;
+        without one they live in this connection's memory. `browser` (an `app.mcp.auth.Browser`)
+        shows the sign-in page in `sign_in()`; a plain connect never uses it."""
         self.target = target
         self.handlers: ClientHandlers = handlers or HeadlessHandlers(accept_defaults=False)
         self._sinks: list[Sink] = [sink] if sink is not None else []
@@ -207,6 +228,16 @@ class ServerConnection:
         """In-flight calls' timeout scopes and limits: paused while a person answers the server."""
         self._people_waiting = 0
         self._assume_all_kinds = False
+        self.secrets = secrets
+        self.browser = browser
+        self._attempt: Any = None
+        """The `SignInAttempt` of the run `sign_in()` started (None for a plain connect)."""
+        self._next_attempt: Any = None
+        self._auth: Any = None
+        self._sign_in_problem: Any = None
+        """The `SignInProblem` that ended (or will end) this run in NEEDS_SIGN_IN."""
+        self._wanted_scope: str | None = None
+        """Scopes a step-up asked for while no browser could be shown: the next sign-in asks them."""
 
     # ----------------------------------------------------------------- events
 
@@ -264,11 +295,13 @@ class ServerConnection:
         self._lost = asyncio.Event()
         self._lost_reason = None
         self.was_ready = False
+        self._sign_in_problem = None
+        self._attempt, self._next_attempt = self._next_attempt, None
         self._set_state(ConnectionState.CONNECTING)
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"mcp-connection:{self.name}")
 
     async def wait_settled(self, timeout: float) -> ConnectionState:
-        """Wait until READY, FAILED or CLOSED (or the timeout); returns the state then."""
+        """Wait until READY, FAILED, NEEDS_SIGN_IN or CLOSED (or the timeout); returns the state."""
         with anyio.move_on_after(timeout):
             while self.state not in SETTLED:
                 await self._state_event.wait()
@@ -308,9 +341,13 @@ class ServerConnection:
                     self._read_server_info(client)
                     await self._initial_listing()
                     await self._resubscribe()
+                    if self._sign_in_problem is not None:
+                        raise _Lost  # a listing met a 401 (quiet in the listing): sign in first
                     scope.deadline = math.inf
                     self._listener_done = not self._modern
                     self.was_ready = True
+                    if self._auth is not None:
+                        self._auth.connected()  # from now on only a step-up may ask the person
                     self._set_state(ConnectionState.READY)
                     async with anyio.create_task_group() as tg:
                         tg.start_soon(self._refresher)
@@ -326,8 +363,12 @@ class ServerConnection:
         timed_out = scope.cancelled_caught and not self._stopping
         self._scope = None
         self._client = None
+        self._attempt = None
+        problem = self._sign_in_problem
         if self._stopping:
             self._set_state(ConnectionState.CLOSED)
+        elif problem is not None:
+            self._set_state(ConnectionState.NEEDS_SIGN_IN, problem.reason)
         elif lost or (failure is not None and self.was_ready):
             self._set_state(ConnectionState.FAILED, self._lost_message(failure))
         elif timed_out:
@@ -398,13 +439,15 @@ class ServerConnection:
         else:
             from app.mcp.http import HttpObserver, connection_client
 
-            observer = self._http_observer = HttpObserver()
+            auth = await self._open_auth(stack) if t.uses_oauth else None
+            # With OAuth a 401 is the sign-in's business (it says why); not an HTTP failure.
+            observer = self._http_observer = HttpObserver(ignore_challenges=auth is not None)
             if t.transport == "http":
                 from mcp.client.streamable_http import streamable_http_client
 
                 # The SDK does not close a client it was given: the exit stack does.
                 http = await stack.enter_async_context(
-                    connection_client(self._http_client, t.headers, observer)
+                    connection_client(self._http_client, t.headers, observer, auth=auth)
                 )
                 transport = streamable_http_client(t.url or "", http_client=http)
             else:
@@ -413,13 +456,146 @@ class ServerConnection:
                 transport = sse_client(
                     t.url or "",
                     headers=dict(t.headers),
+                    auth=auth,
                     # sse_client enters (and closes) the client this factory makes.
                     httpx_client_factory=lambda headers=None, timeout=None, auth=None: connection_client(
-                        self._http_client, t.headers, observer
+                        self._http_client, t.headers, observer, auth=auth
                     ),
                 )
         client = Client(TappedTransport(transport, self._tap, self._on_eof), **callbacks)
         return await stack.enter_async_context(client)
+
+    # ---------------------------------------------------------------- sign-in
+
+    def _secret_store(self) -> Any:
+        if self.secrets is None:
+            from app.secrets.store import SecretStore
+
+            # No keyring given (ad-hoc targets, embedding): the sign-in lasts this connection.
+            self.secrets = SecretStore(session_only=True)
+        return self.secrets
+
+    async def _open_auth(self, stack: AsyncExitStack) -> Any:
+        from app.mcp.auth import SignInHooks, SignInProblem, open_auth
+        from app.secrets.oauth import KeyringTokenStorage
+
+        hooks = SignInHooks(
+            waiting=self._on_sign_in_waiting,
+            resumed=self._on_sign_in_resumed,
+            pause=self._signing_in,
+            failed=self._on_sign_in_problem,
+        )
+        storage = KeyringTokenStorage(self._secret_store(), self.name)
+        try:
+            self._auth = await open_auth(self.target, storage, stack, attempt=self._attempt, hooks=hooks)
+        except SignInProblem as exc:
+            self._on_sign_in_problem(exc)
+            raise
+        return self._auth
+
+    def _on_sign_in_waiting(self, url: str) -> None:
+        # A step-up of a ready server (a call needing more permissions) keeps it READY: only
+        # that call waits; the SignInWaiting event says where the person is.
+        if self.state == ConnectionState.CONNECTING:
+            self._set_state(ConnectionState.CONNECTING, WAITING_FOR_BROWSER)
+        self._emit(SignInWaiting(self.name, url))
+
+    def _on_sign_in_resumed(self) -> None:
+        if self.state == ConnectionState.CONNECTING and self.reason == WAITING_FOR_BROWSER:
+            self._set_state(ConnectionState.CONNECTING)
+
+    def _on_sign_in_problem(self, problem: Any) -> None:
+        """The sign-in will not happen: end this run (it settles in NEEDS_SIGN_IN)."""
+        if self._sign_in_problem is not None:
+            return
+        self._sign_in_problem = problem
+        scope = getattr(problem, "scope", None)
+        if scope:
+            self._wanted_scope = scope
+        if self.state == ConnectionState.READY:
+            self._lost_reason = problem.reason
+            self._lost.set()
+        elif self._scope is not None:
+            self._scope.cancel()
+
+    @contextmanager
+    def _signing_in(self) -> Iterator[None]:
+        """The person is in the browser: the connect timeout measures the server, not them
+        (the sign-in has its own timeout), and calls in flight stop their clocks too."""
+        scope = self._scope
+        connecting = scope is not None and not self.was_ready
+        if connecting and scope is not None:
+            scope.deadline = math.inf
+        try:
+            with self._waiting_on_a_person():
+                yield
+        finally:
+            if connecting and scope is not None and not scope.cancel_called:
+                scope.deadline = anyio.current_time() + self.target.timeout
+
+    @property
+    def uses_sign_in(self) -> bool:
+        """True for a server that signs in with OAuth (http/sse without credential headers)."""
+        return self._inproc is None and self.target.uses_oauth
+
+    @property
+    def signing_in(self) -> bool:
+        """True while a `sign_in()` waits for the person in the browser."""
+        attempt = self._attempt
+        return attempt is not None and bool(attempt.waiting)
+
+    async def sign_in(self, *, timeout: float | None = None, browser: Any = None) -> ConnectionState:
+        """Connect again, signing in through the browser (`browser`, else the connection's, else
+        the system browser); returns the settled state (READY, NEEDS_SIGN_IN with the reason
+        why not, FAILED). The stored access token is set aside first: a sign-in asks the person,
+        keeping the registration and asking again for the scopes granted before."""
+        from app.mcp.auth import SIGN_IN_TIMEOUT, SignInAttempt, SystemBrowser
+        from app.secrets.oauth import KeyringTokenStorage
+
+        if not self.uses_sign_in:
+            raise NotSignInServer(f"{self.name} does not sign in (its credentials are in its settings)")
+        if self._task is not None and not self._task.done():
+            await self.stop()
+        storage = KeyringTokenStorage(self._secret_store(), self.name)
+        old = await storage.get_tokens()
+        from mcp.client.auth.utils import union_scopes
+
+        extra = union_scopes(old.scope if old is not None else None, self._wanted_scope)
+        if old is not None:
+            await self._secret_store().adelete(self.name, "oauth.tokens")
+        self._next_attempt = SignInAttempt(
+            browser=browser or self.browser or SystemBrowser(),
+            timeout=timeout if timeout is not None else SIGN_IN_TIMEOUT,
+            extra_scope=extra,
+        )
+        self.start()
+        await self.wait_settled(math.inf)
+        if self.state == ConnectionState.READY:
+            self._wanted_scope = None
+        return self.state
+
+    def cancel_sign_in(self) -> bool:
+        """Stop a sign-in in progress (it settles in NEEDS_SIGN_IN, "sign-in was cancelled");
+        False when there was none."""
+        attempt = self._attempt
+        if attempt is None or self._task is None or self._task.done():
+            return False
+        attempt.cancel()
+        if not attempt.waiting and self.state == ConnectionState.CONNECTING:
+            from app.mcp.auth import SignInCancelled
+
+            self._on_sign_in_problem(SignInCancelled())
+        return True
+
+    async def sign_out(self) -> None:
+        """Forget the tokens and the dynamic registration; the server is left NEEDS_SIGN_IN."""
+        from app.mcp.auth import forget
+
+        if self._task is not None and not self._task.done():
+            await self.stop()
+        await forget(self._secret_store(), self.name)
+        self._wanted_scope = None
+        self._set_state(ConnectionState.NEEDS_SIGN_IN, SIGNED_OUT)
 
     async def _discover_if_pinned(self, client: Client) -> None:
         """A version pin (mode="2026-07-28") skips the probe, so the SDK only knows a stand-in

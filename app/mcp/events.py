@@ -21,6 +21,22 @@ class ConnectionState(enum.Enum):
     READY = "ready"
     FAILED = "failed"
     CLOSED = "closed"
+    NEEDS_SIGN_IN = "needs_sign_in"
+    """The server wants a sign-in (HTTP 401 with a challenge, an expired or refused sign-in,
+    a sign-in cancelled or timed out): settled, never reconnected by itself."""
+
+
+SETTLED_STATES = frozenset(
+    {ConnectionState.READY, ConnectionState.FAILED, ConnectionState.CLOSED, ConnectionState.NEEDS_SIGN_IN}
+)
+
+SIGN_IN_NEEDED = "sign in needed"
+SIGN_IN_EXPIRED = "your sign-in has expired: sign in again"
+SIGN_IN_CANCELLED = "sign-in was cancelled"
+SIGN_IN_TIMED_OUT = "sign-in timed out"
+SIGN_IN_DECLINED = "you declined the sign-in"
+SIGNED_OUT = "signed out"
+WAITING_FOR_BROWSER = "waiting for you to sign in in your browser"
 
 
 CatalogKind = Literal["tools", "resources", "resource_templates", "prompts"]
@@ -86,7 +102,16 @@ class ResourceUpdated:
     uri: str
 
 
-Event = StateChanged | CatalogChanged | LogLine | Progress | Traffic | ResourceUpdated
+@dataclass(frozen=True)
+class SignInWaiting:
+    """A sign-in waits on the person: `url` is the authorization page the browser was sent to
+    (for a "copy link" button). Comes with StateChanged(CONNECTING, WAITING_FOR_BROWSER)."""
+
+    server: str
+    url: str
+
+
+Event = StateChanged | CatalogChanged | LogLine | Progress | Traffic | ResourceUpdated | SignInWaiting
 Sink = Callable[[Event], None]
 
 

@@ -46,12 +46,18 @@ class HttpStatus:
 
 
 class HttpObserver:
-    """Remembers the last HTTP error answer (status >= 400) of one connection."""
+    """Remembers the last HTTP error answer (status >= 400) of one connection.
 
-    def __init__(self) -> None:
+    `ignore_challenges`: the connection signs in with OAuth, whose flow answers every 401 (and
+    says why when it cannot): a 401 it went on to satisfy is no failure to explain later."""
+
+    def __init__(self, *, ignore_challenges: bool = False) -> None:
         self.last_error: HttpStatus | None = None
+        self.ignore_challenges = ignore_challenges
 
     async def on_response(self, response: httpx2.Response) -> None:
+        if response.status_code == 401 and self.ignore_challenges:
+            return
         if response.status_code >= 400:
             self.last_error = HttpStatus(
                 code=response.status_code,
@@ -63,15 +69,24 @@ class HttpObserver:
 
 
 def connection_client(
-    shared: httpx2.AsyncClient | None, headers: Mapping[str, str], observer: HttpObserver, **_: Any
+    shared: httpx2.AsyncClient | None,
+    headers: Mapping[str, str],
+    observer: HttpObserver,
+    *,
+    auth: httpx2.Auth | None = None,
+    **_: Any,
 ) -> httpx2.AsyncClient:
-    """A client with this server's headers; its requests go through `shared`'s pool if given."""
+    """A client with this server's headers; its requests go through `shared`'s pool if given.
+    `auth` is the connection's OAuth provider (app/mcp/auth.py), None for a server whose
+    credentials are in its headers."""
     kwargs: dict[str, Any] = {
         "headers": dict(headers),
         "timeout": httpx2.Timeout(CONNECT_TIMEOUT, read=READ_TIMEOUT),
         # guard_response: a message nested too deeply for the SDK's parser is cut down, not lost.
         "event_hooks": {"response": [observer.on_response, guard_response]},
     }
+    if auth is not None:
+        kwargs["auth"] = auth
     if shared is not None:
         kwargs["transport"] = _BorrowedPool(shared)
     return httpx2.AsyncClient(**kwargs)

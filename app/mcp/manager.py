@@ -2,7 +2,9 @@
 
 Each server has its own owner task, so one that hangs or fails never delays the others. A
 connection that was ready and then drops is reconnected with backoff; one that never got ready
-(wrong command, HTTP 401, ...) is left failed: retrying cannot fix a configuration.
+(wrong command, ...) is left failed: retrying cannot fix a configuration. A server that wants a
+sign-in settles in NEEDS_SIGN_IN and stays there until `sign_in(name)`: retrying would not help,
+and only the person may open a browser.
 """
 
 from __future__ import annotations
@@ -32,8 +34,14 @@ class ConnectionManager:
         handlers: ClientHandlers | None = None,
         sink: Sink | None = None,
         traffic: bool = True,
+        secrets: Any = None,
+        browser: Any = None,
     ) -> None:
+        """`secrets` (an `app.secrets.store.SecretStore`) keeps every server's OAuth tokens;
+        `browser` (an `app.mcp.auth.Browser`) shows sign-in pages in `sign_in(name)`."""
         self.handlers = handlers
+        self.secrets = secrets
+        self.browser = browser
         self.traffic = traffic
         self._sinks: list[Sink] = [sink] if sink is not None else []
         self._connections: dict[str, ServerConnection] = {}
@@ -107,7 +115,13 @@ class ConnectionManager:
     def _new_connection(self, target: Target) -> ServerConnection:
         http = self._shared_http() if target.transport != "stdio" else None
         return ServerConnection(
-            target, handlers=self.handlers, sink=self._on_event, http_client=http, traffic=self.traffic
+            target,
+            handlers=self.handlers,
+            sink=self._on_event,
+            http_client=http,
+            traffic=self.traffic,
+            secrets=self.secrets,
+            browser=self.browser,
         )
 
     def remove(self, name: str) -> None:
@@ -156,8 +170,29 @@ class ConnectionManager:
         self._backoff.pop(name, None)
         conn.start()
 
+    async def sign_in(self, name: str, *, timeout: float | None = None) -> ConnectionState:
+        """Sign in to one server through the browser; returns the settled state (READY, or
+        NEEDS_SIGN_IN / FAILED with the reason). `NotSignInServer` for one that does not sign in."""
+        conn = self._connections[name]
+        self._wanted.add(name)
+        self._cancel_reconnect(name)
+        self._backoff.pop(name, None)
+        return await conn.sign_in(timeout=timeout)
+
+    def cancel_sign_in(self, name: str) -> bool:
+        """Stop a sign-in in progress; False when there was none."""
+        conn = self._connections.get(name)
+        return conn.cancel_sign_in() if conn is not None else False
+
+    async def sign_out(self, name: str) -> None:
+        """Forget the server's tokens and registration; it is left NEEDS_SIGN_IN ("signed out")."""
+        self._cancel_reconnect(name)
+        self._dropped.discard(name)
+        await self._connections[name].sign_out()
+
     async def wait_settled(self, timeout: float) -> dict[str, ConnectionState]:
-        """Wait (at most `timeout` in total) until every started connection is ready or failed."""
+        """Wait (at most `timeout` in total) until every started connection is settled (ready,
+        failed, needs sign-in or closed)."""
         conns = [c for c in self._connections.values() if c.state != ConnectionState.IDLE]
         states = await asyncio.gather(*(c.wait_settled(timeout) for c in conns))
         return {c.name: s for c, s in zip(conns, states, strict=True)}
@@ -184,8 +219,10 @@ class ConnectionManager:
         if event.state == ConnectionState.READY:
             self._backoff.pop(event.server, None)
             self._dropped.discard(event.server)
-        elif event.state == ConnectionState.CLOSED:
+        elif event.state in (ConnectionState.CLOSED, ConnectionState.NEEDS_SIGN_IN):
+            # Needs sign-in: only the person can fix it (Sign in), never a reconnect loop.
             self._dropped.discard(event.server)
+            self._backoff.pop(event.server, None)
         elif event.state == ConnectionState.FAILED:
             if conn.was_ready:
                 self._dropped.add(event.server)

@@ -15,7 +15,7 @@ STDERR_LINES_IN_REASON = 3
 
 HTTP_ADVICE: dict[int, str] = {
     400: "the server rejected the request: is this an MCP endpoint, and the right transport?",
-    401: "the server wants credentials: check the API key or token in this server's headers",
+    401: "the server wants a sign-in or credentials",
     403: "the credentials were refused or lack permission",
     404: "nothing at this URL: check the path (often /mcp, or /sse for the SSE transport)",
     405: "this URL does not take MCP requests this way: check the path and the transport (HTTP or SSE)",
@@ -26,6 +26,10 @@ HTTP_ADVICE: dict[int, str] = {
 """What an HTTP error status usually means for an MCP endpoint (the engine's reasons and the doctor)."""
 
 SERVER_ERROR_ADVICE = "the server had an internal error: see its logs"
+HEADER_CREDENTIALS_ADVICE = (
+    "the server refused the credentials: check the API key or token in this server's headers"
+)
+"""401 for a server whose credentials are in its headers (it does not sign in with OAuth)."""
 
 
 def http_advice(code: int) -> str | None:
@@ -81,11 +85,13 @@ def is_network_error(exc: BaseException) -> bool:
     return isinstance(exc, httpx2.TransportError | ConnectionError)
 
 
-def _http_status_reason(obs: Any) -> str | None:
+def _http_status_reason(obs: Any, target: Target) -> str | None:
     status = getattr(obs, "last_error", None)
     if status is None:
         return None
     advice = http_advice(status.code)
+    if status.code == 401 and target.headers and not target.uses_oauth:
+        advice = HEADER_CREDENTIALS_ADVICE
     text = f"HTTP {status.code} {status.reason}".rstrip()
     if advice:
         text += f": {advice}"
@@ -111,7 +117,11 @@ def explain(exc: BaseException | None, target: Target, proc: ProcessInfo | None,
         return exited(proc)
     if "Unsupported protocol version" in str(err) or "No mutually supported" in str(err):
         return f"the server speaks a protocol version MCP Desk does not support ({short(err)})"
-    http_reason = _http_status_reason(http)
+    from app.mcp.auth import SignInProblem
+
+    if isinstance(err, SignInProblem):
+        return err.reason
+    http_reason = _http_status_reason(http, target)
     if http_reason is not None:
         return http_reason
     from mcp.shared.exceptions import MCPError

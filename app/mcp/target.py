@@ -17,6 +17,71 @@ from app.mcp.masking import credential_parts, mask_text, remember_secrets, spell
 Transport = Literal["stdio", "http", "sse"]
 TRANSPORTS: tuple[Transport, ...] = ("stdio", "http", "sse")
 DEFAULT_TIMEOUT = 60.0
+Grant = Literal["authorization_code", "client_credentials"]
+GRANTS: tuple[Grant, ...] = ("authorization_code", "client_credentials")
+
+
+@dataclass(frozen=True, repr=False)
+class OAuthOptions:
+    """How to sign in to an http/sse server, from its settings (`settings.json` → `oauth`).
+
+    Every field is optional: with none set, the sign-in discovers everything (protected-resource
+    and authorization-server metadata) and uses a client metadata document or registers itself.
+    """
+
+    client_id: str | None = None
+    """A pre-registered client (entered in the Edit dialog) instead of registering."""
+    client_secret: str | None = None
+    """That client's secret, resolved from the keyring secret `oauth.client_secret`; also in the
+    target's `secret_values`."""
+    scope: str | None = None
+    """Scopes to ask for besides those the server asks for (space-separated)."""
+    grant: Grant = "authorization_code"
+    """"client_credentials": a machine client signs in with its id and secret, no browser."""
+    client_metadata_url: str | None = None
+    """An https URL of a Client ID Metadata Document to use as the client id where supported."""
+    redirect_port: int | None = None
+    """A fixed loopback port (a pre-registered client whose redirect URI names one)."""
+    issuer: str | None = None
+    """The authorization server a pre-registered / client-credentials client belongs to: its
+    credentials are only ever sent there."""
+    private_key: str | None = None
+    """client_credentials with private_key_jwt: the PEM key (keyring secret `oauth.private_key`)."""
+    signing_algorithm: str = "RS256"
+
+    def __repr__(self) -> str:
+        secret = "set" if self.client_secret else "none"
+        return f"OAuthOptions(client_id={self.client_id!r}, grant={self.grant}, client_secret={secret})"
+
+
+def oauth_options_from_settings(
+    data: Mapping[str, Any] | None, client_secret: str | None = None, private_key: str | None = None
+) -> OAuthOptions | None:
+    """`ServerSettings.oauth` (snake_case keys) as options; None when nothing is configured."""
+    data = dict(data or {})
+    if not data and client_secret is None and private_key is None:
+        return None
+    grant = str(data.get("grant") or "authorization_code")
+    if grant not in GRANTS:
+        raise ValueError(f"unknown OAuth grant {grant!r} (expected authorization_code or client_credentials)")
+    port_text = str(data.get("redirect_port") or "")
+    port = int(port_text) if port_text.isdigit() and 0 < int(port_text) < 65536 else None
+
+    def text(key: str) -> str | None:
+        value = data.get(key)
+        return str(value).strip() or None if value is not None else None
+
+    return OAuthOptions(
+        client_id=text("client_id"),
+        client_secret=client_secret or None,
+        scope=text("scope"),
+        grant=grant,
+        client_metadata_url=text("client_metadata_url"),
+        redirect_port=port,
+        issuer=text("issuer"),
+        private_key=private_key or None,
+        signing_algorithm=text("signing_algorithm") or "RS256",
+    )
 
 
 def _frozen(mapping: Mapping[str, str] | None) -> Mapping[str, str]:
@@ -46,6 +111,8 @@ class Target:
     roots: tuple[str, ...] = ()
     secret_values: frozenset[str] = frozenset()
     """Resolved secret values: masked wherever traffic or log text is published."""
+    oauth: OAuthOptions | None = None
+    """Sign-in settings of an http/sse server (None: discover everything)."""
 
     def __post_init__(self) -> None:
         # Freeze the mappings so a target can be shared between tasks without copies.
@@ -53,9 +120,10 @@ class Target:
         object.__setattr__(self, "headers", _frozen(self.headers))
         object.__setattr__(self, "args", tuple(self.args))
         object.__setattr__(self, "roots", tuple(self.roots))
+        oauth_secrets = {self.oauth.client_secret, self.oauth.private_key} if self.oauth else set()
         # Each value in every spelling a server or a library may quote it in (JSON, URL...), and
         # the credential alone of an "Authorization: Bearer X" value.
-        values = {v for v in self.secret_values if v}
+        values = {v for v in (*self.secret_values, *oauth_secrets) if v}
         values |= {c for v in values for c in credential_parts(v)}
         values = {s for v in values for s in spellings(v)}
         object.__setattr__(self, "secret_values", frozenset(values))
@@ -81,6 +149,21 @@ class Target:
     def __repr__(self) -> str:
         return f"Target({self.name!r}, {self.transport}: {self.describe()})"
 
+    @property
+    def has_authorization_header(self) -> bool:
+        return any(k.lower() == "authorization" for k in self.headers)
+
+    @property
+    def uses_oauth(self) -> bool:
+        """An http/sse server signs in with OAuth unless a header already carries its
+        credentials: an `Authorization` header, or (without OAuth settings) any header holding a
+        secret, such as `X-API-Key`. Those keep working as plain secrets."""
+        if self.transport == "stdio" or self.has_authorization_header:
+            return False
+        if self.oauth is not None:
+            return True
+        return not any(v in self.secret_values for v in self.headers.values())
+
     def same_connection(self, other: Target) -> bool:
         """True when `other` can reuse a live connection to this target (only roots differ)."""
         return self == other or _without_roots(self) == _without_roots(other)
@@ -99,6 +182,7 @@ def _without_roots(t: Target) -> tuple[Any, ...]:
         t.mode,
         t.timeout,
         t.secret_values,
+        t.oauth,
     )
 
 
@@ -121,6 +205,18 @@ def target_from_config(entry: Any, settings: Any, secret_store: Any) -> Target:
     timeout = float(getattr(settings, "timeout", DEFAULT_TIMEOUT) or DEFAULT_TIMEOUT)
     mode = str(getattr(settings, "protocol_mode", "auto") or "auto")
     roots = tuple(getattr(settings, "roots", ()) or ())
+    oauth: OAuthOptions | None = None
+    if transport != "stdio":
+        from app.secrets.oauth import CLIENT_SECRET, PRIVATE_KEY
+
+        oauth_settings = getattr(settings, "oauth", None) or {}
+        client_secret = private_key = None
+        # Only a configured client has a secret: a server without one never touches the keyring.
+        if secret_store is not None and oauth_settings.get("client_id"):
+            client_secret = secret_store.get(entry.name, CLIENT_SECRET)
+            if oauth_settings.get("grant") == "client_credentials":
+                private_key = secret_store.get(entry.name, PRIVATE_KEY)
+        oauth = oauth_options_from_settings(oauth_settings, client_secret, private_key)
     return Target(
         name=entry.name,
         transport=cast(Transport, transport),
@@ -134,6 +230,7 @@ def target_from_config(entry: Any, settings: Any, secret_store: Any) -> Target:
         timeout=timeout,
         roots=roots,
         secret_values=frozenset(resolved.secret_values),
+        oauth=oauth,
     )
 
 

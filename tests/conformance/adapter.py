@@ -5,6 +5,13 @@ The suite starts a test server per scenario and runs `python adapter.py <server 
 scenario's name in MCP_CONFORMANCE_SCENARIO. The adapter connects as the app does (auto protocol
 mode: discover, falling back to initialize; every catalog page), does what the scenario asks, and
 disconnects. Exit 0 when everything it did succeeded; 1 with one line on stderr otherwise.
+
+Auth scenarios go through the app's sign-in exactly as a person's would: a plain connect first
+(which settles in "needs sign-in"), then `sign_in()` with a headless browser that follows the
+authorization server's redirect to the loopback listener itself. Tokens live in an in-memory
+SecretStore. What a person would type into the Edit dialog (a pre-registered client id and
+secret, a client-credentials client, a client metadata document URL) comes from
+MCP_CONFORMANCE_CONTEXT and the scenario's name, as `Target.oauth`.
 """
 
 from __future__ import annotations
@@ -18,7 +25,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repo root, for `app`
 
-from app.mcp.target import target_from_command_line
+import dataclasses
+import json
+
+from app.mcp.target import OAuthOptions, target_from_command_line
 
 # The tool calls each scenario needs; a scenario not listed here calls every tool it finds with
 # arguments made from the tool's schema (defaults, else simple values).
@@ -30,6 +40,8 @@ SCENARIO_CALLS: dict[str, list[tuple[str, dict[str, Any]]]] = {
 }
 # Scenarios whose server asks for input: answer with the schema's defaults (the CLI's --accept-defaults).
 ACCEPT_DEFAULTS = {"elicitation-sep1034-client-defaults"}
+# The client metadata document URL the suite's CIMD authorization server knows (auth/basic-cimd).
+CONFORMANCE_CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json"
 SIMPLE_VALUES: dict[str, Any] = {
     "string": "test",
     "number": 1,
@@ -55,17 +67,50 @@ def arguments_for(schema: dict[str, Any]) -> dict[str, Any]:
     return args
 
 
+def oauth_options(scenario: str, context: dict[str, Any]) -> OAuthOptions | None:
+    """The sign-in settings a person would have entered for this scenario's server."""
+    if not scenario.startswith("auth/"):
+        return None
+    client_id = context.get("client_id")
+    if "client-credentials" in scenario:
+        return OAuthOptions(
+            client_id=client_id,
+            client_secret=context.get("client_secret"),
+            grant="client_credentials",
+            private_key=context.get("private_key_pem"),
+            signing_algorithm=context.get("signing_algorithm") or "RS256",
+        )
+    return OAuthOptions(
+        client_id=client_id,
+        client_secret=context.get("client_secret"),
+        client_metadata_url=CONFORMANCE_CLIENT_METADATA_URL,
+    )
+
+
 async def run(url: str, scenario: str) -> int:
+    from app.mcp.auth import HeadlessBrowser
     from app.mcp.connection import ServerConnection
     from app.mcp.events import ConnectionState
     from app.mcp.handlers import HeadlessHandlers
     from app.mcp.results import CallFailed
+    from app.secrets.store import SecretStore
 
+    context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
     target = target_from_command_line(None, url, name="conformance", timeout=20.0)
-    conn = ServerConnection(target, handlers=HeadlessHandlers(accept_defaults=scenario in ACCEPT_DEFAULTS))
+    target = dataclasses.replace(target, oauth=oauth_options(scenario, context))
+    conn = ServerConnection(
+        target,
+        handlers=HeadlessHandlers(accept_defaults=scenario in ACCEPT_DEFAULTS),
+        secrets=SecretStore(session_only=True),
+        browser=HeadlessBrowser(),
+    )
     conn.start()
     try:
-        if await conn.wait_settled(30.0) != ConnectionState.READY:
+        state = await conn.wait_settled(30.0)
+        if state == ConnectionState.NEEDS_SIGN_IN:
+            print(f"needs sign-in: {conn.reason}; signing in")
+            state = await conn.sign_in(timeout=20.0)
+        if state != ConnectionState.READY:
             print(f"adapter: could not connect: {conn.reason}", file=sys.stderr)
             return 1
         print(f"connected: protocol {conn.protocol_version}, {len(conn.catalog.tools)} tools")
@@ -87,7 +132,9 @@ async def run(url: str, scenario: str) -> int:
 
 
 def main() -> int:
-    logging.basicConfig(level=logging.WARNING, format="adapter %(levelname)s %(name)s: %(message)s")
+    # ADAPTER_DEBUG=1: the engine's info lines too (why a sign-in did not happen).
+    level = logging.INFO if os.environ.get("ADAPTER_DEBUG") else logging.WARNING
+    logging.basicConfig(level=level, format="adapter %(levelname)s %(name)s: %(message)s")
     if len(sys.argv) < 2:
         print("usage: adapter.py SERVER_URL (scenario in MCP_CONFORMANCE_SCENARIO)", file=sys.stderr)
         return 2
