@@ -7,7 +7,8 @@ exist yet (the team builds them in parallel) is simply skipped.
 A group parser (such as `servers`, made by `add_group`) sets `group_parser=itself` so a bare
 group prints its own usage.
 
-Exit codes: 0 ok, 2 usage error, 1 failure (one line on stderr), 3 a tool answered `isError`.
+Exit codes: 0 ok, 2 usage error, 1 failure (one line on stderr), 3 a tool answered `isError`,
+4 the server needs you to sign in (`mcp-desk auth login SERVER`), 130 interrupted (Ctrl+C).
 Nothing here imports Qt, and command modules import the MCP SDK only inside the commands that need
 it: `mcp-desk servers list` must start fast.
 """
@@ -27,9 +28,10 @@ EXIT_OK = 0
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
 EXIT_TOOL_ERROR = 3
+EXIT_SIGN_IN = 4
 
 # Order is the order of `--help`.
-COMMAND_MODULES = ("servers", "secrets", "demo", "remote", "doctor")
+COMMAND_MODULES = ("servers", "secrets", "auth", "demo", "remote", "doctor")
 
 
 class CommandError(Exception):

@@ -2,7 +2,7 @@
 
 TARGET is a configured server NAME, or an ad-hoc server: `--stdio "COMMAND ARGS"` or `--url URL`.
 `--json` prints machine-readable output. Exit 0 ok, 1 failure (one line on stderr), 3 when the tool
-answered with `isError: true`.
+answered with `isError: true`, 4 when the server needs you to sign in (`mcp-desk auth login SERVER`).
 
 Startup time matters for scripts: this module imports only the standard library at import time;
 the engine (and with it the SDK, about half a second) is imported inside the command that runs.
@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from app.cli.main import EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, CommandError
+from app.cli.main import EXIT_OK, EXIT_SIGN_IN, EXIT_TOOL_ERROR, EXIT_USAGE, CommandError
 from app.mcp.visible import visible, visible_json, visible_line
 
 if TYPE_CHECKING:
@@ -192,16 +192,31 @@ def run_on_server(
     exit once its stdin is closed, and the person (or script) should not wait for that."""
 
     async def main() -> int:
+        from app.cli.auth import needs_sign_in_message, stored_sign_in
         from app.mcp.connection import ServerConnection
         from app.mcp.events import ConnectionState
         from app.mcp.handlers import HeadlessHandlers
         from app.mcp.results import CallFailed
 
         sink = progress_sink()
-        conn = ServerConnection(target, handlers=HeadlessHandlers(accept_defaults), traffic=False, sink=sink)
+        conn = ServerConnection(
+            target,
+            handlers=HeadlessHandlers(accept_defaults),
+            traffic=False,
+            sink=sink,
+            secrets=stored_sign_in(target),
+        )
         conn.start()
         try:
             state = await conn.wait_settled(target.timeout + CONNECT_GRACE)
+            if state == ConnectionState.NEEDS_SIGN_IN:
+                if target.name == target.url:  # an ad-hoc --url has no sign-in of its own
+                    raise CommandError(
+                        f"{safe(target.name)} needs you to sign in: add it with `mcp-desk servers add NAME "
+                        "--url URL`, then run `mcp-desk auth login NAME`",
+                        EXIT_SIGN_IN,
+                    )
+                raise CommandError(needs_sign_in_message(target.name), EXIT_SIGN_IN)
             if state != ConnectionState.READY:
                 reason = conn.reason or f"did not connect within {target.timeout:g} s"
                 raise CommandError(f"{target.name}: {safe(reason)}")  # the reason quotes its stderr

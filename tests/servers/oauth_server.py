@@ -34,7 +34,8 @@ client treats `expires_in: 0` as expired on arrival and re-authorizes, so use 1)
 Run-time actions: `revoke_refresh_tokens()` (every refresh then fails with invalid_grant),
 `expire_access_tokens()` (every current access token is refused with 401), `stats()`.
 Start-up options: `issuer_path` (an issuer with a path: `http://127.0.0.1:PORT/tenant/a`, metadata at
-`/.well-known/oauth-authorization-server/tenant/a`), a pre-registered `client_id`/`client_secret`,
+`/.well-known/oauth-authorization-server/tenant/a`), a pre-registered `client_id`/`client_secret`
+(`client_auth`: client_secret_basic, or client_secret_post advertised alone),
 `registration=False` (no dynamic client registration), `refresh=False` (no refresh tokens).
 """
 
@@ -108,6 +109,9 @@ class Options:
     issuer_path: str = ""
     client_id: str | None = None
     client_secret: str | None = None
+    client_auth: Literal["client_secret_basic", "client_secret_post"] = "client_secret_basic"
+    """How the pre-registered client authenticates at /token. "client_secret_post" also makes the
+    metadata list only that method (a client must read it and adapt)."""
 
     def __post_init__(self) -> None:
         if self.issuer_path:
@@ -188,7 +192,7 @@ class MemoryProvider:
                 client_id=options.client_id,
                 client_secret=options.client_secret,
                 redirect_uris=[AnyUrl("http://127.0.0.1/callback"), AnyUrl("http://localhost/callback")],
-                token_endpoint_auth_method="client_secret_post" if options.client_secret else "none",
+                token_endpoint_auth_method=options.client_auth if options.client_secret else "none",
                 grant_types=["authorization_code", "refresh_token"],
                 scope=" ".join(SCOPES),
             )
@@ -432,6 +436,11 @@ def authorization_server_app(provider: MemoryProvider, as_origin: str) -> Starle
             **built,
             "issuer": provider.issuer,
             "authorization_response_iss_parameter_supported": provider.options.iss_mode == "correct",
+            **(
+                {"token_endpoint_auth_methods_supported": ["client_secret_post"]}
+                if provider.options.client_auth == "client_secret_post"
+                else {}
+            ),
         }
     )
     metadata_handler = MetadataHandler(metadata).handle
@@ -768,6 +777,12 @@ def parse_args(argv: list[str] | None = None) -> tuple[Options, int, int]:
     p.add_argument("--issuer-path", default="", metavar="PATH", help="an issuer with a path, e.g. /tenant/a")
     p.add_argument("--client-id", help="a pre-registered client id")
     p.add_argument("--client-secret", help="its secret (none: a public client)")
+    p.add_argument(
+        "--client-auth",
+        choices=("client_secret_basic", "client_secret_post"),
+        default="client_secret_basic",
+        help="how the pre-registered client authenticates (post: the metadata lists only post)",
+    )
     a = p.parse_args(argv)
     options = Options(
         token_prefix=a.token_prefix,
@@ -781,6 +796,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[Options, int, int]:
         issuer_path=a.issuer_path,
         client_id=a.client_id,
         client_secret=a.client_secret,
+        client_auth=a.client_auth,
     )
     return options, a.port, a.as_port
 

@@ -206,7 +206,12 @@ async def test_issuer_with_a_path(oauth_server_factory: Callable[..., OAuthServe
 async def test_pre_registered_client_without_registration(
     oauth_server_factory: Callable[..., OAuthServer],
 ) -> None:
-    server = oauth_server_factory(client_id="desk-client", client_secret="pre-secret", registration=False)
+    server = oauth_server_factory(
+        client_id="desk-client",
+        client_secret="pre-secret",
+        registration=False,
+        client_auth="client_secret_post",
+    )
     storage = MemoryStorage()
     assert await session_calls(server.url, storage, Redirects(), "whoami", client_id="desk-client") == [
         "alice@example.test"

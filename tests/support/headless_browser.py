@@ -101,3 +101,23 @@ class HeadlessBrowser:
         if answered.get("iss"):
             query["iss"] = answered["iss"][0]
         return urlunsplit(parts._replace(query=urlencode(query)))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m tests.support.headless_browser URL`: a stand-in system browser (for `$BROWSER` in
+    CLI tests: `webbrowser.open` runs it). Exit 0 when the visit ended on a page that answered 200."""
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    browser = HeadlessBrowser(decline="--decline" in args)
+    url = next(a for a in args if not a.startswith("--"))
+    asyncio.run(browser.open("system", url))
+    visit = browser.visits[0]
+    # Without the query: the final URL holds the authorization code, which a leak test looks for.
+    where = (visit.final_url or "").split("?", 1)[0]
+    print(visit.error or f"headless browser: {visit.status} {where}", file=sys.stderr)
+    return 0 if visit.status == 200 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
