@@ -59,7 +59,7 @@ from app.mcp.events import (
     SIGN_IN_TIMED_OUT,
 )
 from app.mcp.loopback import CallbackResult, LoopbackListener, PortInUse
-from app.mcp.masking import MASK, mask_text
+from app.mcp.masking import MASK, mask_text, remember_secrets
 from app.mcp.target import OAuthOptions, Target
 from app.secrets.oauth import CLIENT, KeyringTokenStorage
 from app.secrets.store import SecretStore
@@ -276,6 +276,7 @@ _JSON_SECRET = re.compile(
 def remember_secret(value: str | None) -> None:
     if value and len(value) >= 6 and value not in _LIVE_SECRETS:
         _LIVE_SECRETS.append(value)
+        remember_secrets((value,))  # every log record and a crash report mask it too
 
 
 def scrub_text(text: str, extra: frozenset[str] | set[str] = frozenset()) -> str:

@@ -37,6 +37,12 @@ class Marker:
         value = f"{PREFIX}-{kind}-{a}&+{b}" if header_safe else f'{PREFIX}-{kind}-{a}"& +{b}'
         return cls(kind, value, (a, b))
 
+    @classmethod
+    def token_prefix(cls, kind: str) -> Marker:
+        """A prefix for tokens a server issues (token characters only): every token is a hit."""
+        a, b = uuid.uuid4().hex[:16], uuid.uuid4().hex[:16]
+        return cls(kind, f"{PREFIX}-{kind}-{a}-{b}-", (a, b))
+
     def needles(self) -> dict[str, str]:
         """Spelling name -> text to look for."""
         v = self.value

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import logging
 import os
 import subprocess
@@ -60,10 +61,15 @@ class Scene:
     """The environment of the child processes the test starts (the CLI, the GUI)."""
     adds: list[list[str]]
     """The `mcp-desk servers add` commands that configure the servers (run by the test)."""
+    oauth: Any
+    """The OAuth-protected server (tests/servers/oauth_server.py, a child process): every token,
+    code and client secret it issues starts with the `oauth` marker."""
 
 
 @pytest.fixture
-def scene(tmp_path: Path, config_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Scene]:
+def scene(
+    tmp_path: Path, config_dir: Path, monkeypatch: pytest.MonkeyPatch, oauth_server_process: Any
+) -> Iterator[Scene]:
     kinds = {
         "env": False,  # a secret env value of a stdio server
         "arg": False,  # a secret argument (--api-key=...)
@@ -76,6 +82,8 @@ def scene(tmp_path: Path, config_dir: Path, monkeypatch: pytest.MonkeyPatch) -> 
         "reject": True,  # the header of a server that answers 400 repeating it
     }
     markers = {k: Marker.new(k, header_safe=h) for k, h in kinds.items()}
+    # Every access and refresh token, code and registered client secret starts with this.
+    markers["oauth"] = Marker.token_prefix("oauth")
     keyring_file = tmp_path / "keyring" / "keyring.json"
     keyring_file.parent.mkdir()
     previous = keyring.get_keyring()
@@ -91,15 +99,27 @@ def scene(tmp_path: Path, config_dir: Path, monkeypatch: pytest.MonkeyPatch) -> 
         # them is theirs to repeat.
         web_base = "http://{}:{}".format(*web.wait_listening(30))
         rejects_base = "http://{}:{}".format(*rejects.wait_listening(30))
+        oauth = oauth_server_process("--token-prefix", markers["oauth"].value, "--access-lifetime", "1")
         monkeypatch.setenv("LEAK_OUTER", markers["outer"].value)
         monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "tests.leaks.file_keyring.FileKeyring")
         monkeypatch.setenv(FILE_VAR, str(keyring_file))
         monkeypatch.setenv("TMPDIR", str(tmp_dir))
         monkeypatch.setattr(tempfile, "tempdir", str(tmp_dir))
         env = dict(os.environ, PYTHONPATH=str(REPO), QT_QPA_PLATFORM="offscreen")
-        adds = add_commands(markers, web_base, rejects_base)
+        adds = [
+            *add_commands(markers, web_base, rejects_base),
+            ["servers", "add", "oauthy", "--url", oauth.url],
+        ]
         s = Scene(
-            markers, Search(list(markers.values())), config_dir, data_dir, tmp_dir, keyring_file, env, adds
+            markers,
+            Search(list(markers.values())),
+            config_dir,
+            data_dir,
+            tmp_dir,
+            keyring_file,
+            env,
+            adds,
+            oauth,
         )
         try:
             yield s
@@ -220,6 +240,91 @@ def drive_window(s: Scene, qtbot: Any) -> None:
         window.save_state()
 
 
+# --------------------------------------------------------------------------------------- OAuth
+
+
+def drive_oauth(s: Scene, qtbot: Any) -> None:
+    """Sign in through the engine (the headless browser plays the person), use the server, let
+    the access token expire (a silent refresh), then lose the refresh token (back to "sign in
+    needed", with the reason), and sign in again: the tokens stay in the keyring."""
+    from app.config.store import ConfigStore
+    from app.mcp.auth import HeadlessBrowser, read_status
+    from app.mcp.connection import CallFailed, ServerConnection
+    from app.mcp.events import ConnectionState, LogLine, SignInWaiting, StateChanged, Traffic
+    from app.mcp.target import target_from_config
+    from app.secrets.profile import folder_secrets
+    from tests.servers.harness import EventLog
+    from tests.ui.conftest import run
+
+    config = ConfigStore()
+    config.load()
+    secrets = folder_secrets(config)
+    entry = config.get("oauthy")
+    target = target_from_config(entry, config.settings("oauthy"), secrets)
+    events = EventLog()
+    conn = ServerConnection(target, sink=events, secrets=secrets, browser=HeadlessBrowser())
+    texts: list[str] = []
+
+    async def scenario() -> None:
+        conn.start()
+        assert await conn.wait_settled(30) == ConnectionState.NEEDS_SIGN_IN, conn.reason
+        texts.append(str(conn.reason))
+        assert await conn.sign_in(timeout=30) == ConnectionState.READY, conn.reason
+        for name in ("whoami", "wait_expiry", "whoami"):  # the second whoami needs a refresh
+            texts.append((await conn.call_tool(name, {})).text())
+        assert s.oauth.stats()["refreshes"] >= 1, s.oauth.stats()
+        texts.append(repr(await read_status(secrets, "oauthy")))
+        # The refresh token is revoked and the access token expired: "sign in again".
+        s.oauth.revoke_refresh_tokens()
+        s.oauth.expire_access_tokens()
+        try:
+            await conn.call_tool("whoami", {})
+        except CallFailed as exc:
+            texts.append(f"{exc}\n{exc!r}")
+        await conn.wait_settled(30)
+        texts.append(f"{conn.state}: {conn.reason}")
+        assert await conn.sign_in(timeout=30) == ConnectionState.READY, conn.reason
+        texts.append((await conn.call_tool("whoami", {})).text())
+        await conn.stop()
+
+    try:
+        run(qtbot, scenario(), timeout=60)
+    finally:
+        run(qtbot, conn.stop(), timeout=30)
+    search = s.search
+    search.text("OAuth (engine)", "answers, reasons, status, exceptions", "\n".join(texts))
+    search.text("OAuth (engine)", f"{len(events.of(Traffic))} traffic messages",
+                "\n".join(json.dumps(e.message) for e in events.of(Traffic)))  # fmt: skip
+    search.text("OAuth (engine)", "log lines and states", "\n".join(
+        [x.text for x in events.of(LogLine)] + [str(e.reason) for e in events.of(StateChanged)]
+        + [e.url for e in events.of(SignInWaiting)] + [x.text for x in conn.log]
+    ))  # fmt: skip
+    assert events.of(SignInWaiting), "the sign-in never waited on the browser"
+
+
+def cli_login(s: Scene) -> None:
+    """`mcp-desk auth login --no-browser` in a child, the printed link opened by a headless browser
+    (another child), as a person on a machine without a display would."""
+    argv = [PY, "-m", "app", "auth", "login", "oauthy", "--no-browser", "--timeout", "30"]
+    proc = subprocess.Popen(
+        argv, cwd=REPO, env=s.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert proc.stderr is not None and proc.stdout is not None
+    err: list[str] = []
+    link = None
+    for line in proc.stderr:
+        err.append(line)
+        if line.strip().startswith("http://"):
+            link = line.strip()
+            break
+    assert link, "no sign-in link:\n" + "".join(err)
+    child(s, "OAuth browser child", "-m", "tests.support.headless_browser", link)
+    out, rest = proc.communicate(timeout=CHILD_TIMEOUT)
+    s.search.text("OAuth CLI child stdout", "auth login oauthy", out)
+    s.search.text("OAuth CLI child stderr", "auth login oauthy", "".join(err) + rest)
+    assert proc.returncode == 0, "".join(err) + rest
+
+
 # ----------------------------------------------------------------------------------------- CLI
 
 
@@ -242,6 +347,17 @@ def drive_cli(s: Scene, capsys: pytest.CaptureFixture[str]) -> None:
     for name in ("leaky", "dies", "brave", "web", "rejects"):
         cli(s, capsys, "doctor", name)
     cli(s, capsys, "doctor", "web", "--json")
+
+
+def drive_cli_signed_in(s: Scene, capsys: pytest.CaptureFixture[str]) -> None:
+    """The CLI on a server it is signed in to (the tokens the engine stored)."""
+    assert cli(s, capsys, "auth", "status", "oauthy") == 0
+    assert cli(s, capsys, "auth", "status", "oauthy", "--json") == 0
+    assert cli(s, capsys, "tools", "oauthy") == 0
+    assert cli(s, capsys, "call", "oauthy", "whoami") == 0
+    cli(s, capsys, "doctor", "oauthy")
+    assert cli(s, capsys, "servers", "export") == 0
+    assert cli(s, capsys, "auth", "logout", "oauthy") == 0
 
 
 def drive_children(s: Scene) -> None:
@@ -326,6 +442,12 @@ def test_no_marker_secret_leaks_anywhere(
                 assert cli(s, capsys, *argv) == 0
             drive_cli(s, capsys)
         drive_window(s, qtbot)
+        drive_oauth(s, qtbot)
+        with no_running_loop():
+            drive_cli_signed_in(s, capsys)
+    cli_login(s)
+    done = child(s, "OAuth CLI child", "-m", "app", "-v", "call", "oauthy", "whoami")
+    assert done.returncode == 0, done.stderr[-2000:]
     drive_children(s)
     for group, root in (
         ("config folder", s.config_dir),
