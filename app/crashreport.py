@@ -167,11 +167,10 @@ def install() -> None:
     from app.mcp.masking import mask_log_records
 
     mask_log_records()  # the log (stderr, the report's tail) never holds a known secret either
-    if _installed:
-        return
-    _installed = True
-    handler = _LogTail()
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    logging.getLogger().addHandler(handler)
     sys.excepthook = _excepthook
     threading.excepthook = _thread_excepthook
+    if not _installed:
+        _installed = True
+        handler = _LogTail()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        logging.getLogger().addHandler(handler)
