@@ -35,7 +35,7 @@ Run-time actions: `revoke_refresh_tokens()` (every refresh then fails with inval
 `expire_access_tokens()` (every current access token is refused with 401), `stats()`.
 Start-up options: `issuer_path` (an issuer with a path: `http://127.0.0.1:PORT/tenant/a`, metadata at
 `/.well-known/oauth-authorization-server/tenant/a`), a pre-registered `client_id`/`client_secret`
-(`client_auth`: client_secret_basic, or client_secret_post advertised alone),
+(`client_auth`: client_secret_basic or client_secret_post, the one the metadata lists),
 `registration=False` (no dynamic client registration), `refresh=False` (no refresh tokens).
 """
 
@@ -110,8 +110,8 @@ class Options:
     client_id: str | None = None
     client_secret: str | None = None
     client_auth: Literal["client_secret_basic", "client_secret_post"] = "client_secret_basic"
-    """How the pre-registered client authenticates at /token. "client_secret_post" also makes the
-    metadata list only that method (a client must read it and adapt)."""
+    """How the pre-registered client authenticates at /token; the metadata then lists only that
+    method (a client must read it and adapt)."""
 
     def __post_init__(self) -> None:
         if self.issuer_path:
@@ -436,9 +436,11 @@ def authorization_server_app(provider: MemoryProvider, as_origin: str) -> Starle
             **built,
             "issuer": provider.issuer,
             "authorization_response_iss_parameter_supported": provider.options.iss_mode == "correct",
+            # With a pre-registered confidential client, the one method it authenticates with
+            # (the SDK's authenticator checks the client's own method, so listing both would lie).
             **(
-                {"token_endpoint_auth_methods_supported": ["client_secret_post"]}
-                if provider.options.client_auth == "client_secret_post"
+                {"token_endpoint_auth_methods_supported": [provider.options.client_auth]}
+                if provider.options.client_id and provider.options.client_secret
                 else {}
             ),
         }
@@ -781,7 +783,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[Options, int, int]:
         "--client-auth",
         choices=("client_secret_basic", "client_secret_post"),
         default="client_secret_basic",
-        help="how the pre-registered client authenticates (post: the metadata lists only post)",
+        help="how the pre-registered client authenticates (the only method the metadata lists)",
     )
     a = p.parse_args(argv)
     options = Options(
