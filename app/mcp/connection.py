@@ -268,6 +268,16 @@ class ServerConnection:
         secrets = self.target.secret_values
         return scrub_fresh(data, secrets, sys.maxsize) if secrets else data
 
+    def _masked_listing(self, item: dict[str, Any]) -> dict[str, Any]:
+        """A listed tool, resource or prompt with our secrets masked in its texts (a description
+        may repeat a key); its name and URI are kept as sent: they are how we ask for it."""
+        if not self.target.secret_values:
+            return item
+        keep: dict[str, Any] = {k: item[k] for k in ("name", "uri", "uriTemplate") if k in item}
+        masked: dict[str, Any] = self._masked(item)
+        masked.update(keep)
+        return masked
+
     def _set_state(self, state: ConnectionState, reason: str | None = None) -> None:
         if reason and self.target.secret_values:
             reason = mask_text(reason, self.target.secret_values)
@@ -733,7 +743,7 @@ class ServerConnection:
                 items = [i for i in items if isinstance(i, dict) and i.get("name") in kept]
             for item in items:
                 if isinstance(item, dict):
-                    add_entry(entries, kind, item)
+                    add_entry(entries, kind, self._masked_listing(item))
             cursor = next_cursor if isinstance(next_cursor, str) else None
             if cursor is None or cursor in seen:
                 break
@@ -1105,7 +1115,8 @@ class ServerConnection:
         async def on_progress(progress: float, total: float | None, message: str | None) -> None:
             if not self._people_waiting:
                 scope.deadline = anyio.current_time() + limit  # progress means it is alive: restart the clock
-            self._emit(Progress(self.name, call_id, progress, total, message))
+            said = self._mask(message) if message else message  # a server's words may repeat a key
+            self._emit(Progress(self.name, call_id, progress, total, said))
 
         async def send(
             responses: types.InputResponses | None, state: str | None

@@ -45,7 +45,7 @@ pytestmark = pytest.mark.qt_log_ignore("This plugin does not support")
 REPO = Path(__file__).resolve().parents[2]
 PY = sys.executable
 LEAKY = ["-m", "tests.servers.leaky_server"]
-TOOLS = ("tell", "fail_result", "fail_rpc", "log", "shout")
+TOOLS = ("tell", "fail_result", "fail_rpc", "log", "shout", "progress")
 CHILD_TIMEOUT = 60
 
 
@@ -184,6 +184,9 @@ def drive_window(s: Scene, qtbot: Any) -> None:
         for name in ("dies", "rejects"):
             wait_state(qtbot, window, name, "failed")
         dock = window.bottom
+        published: list[Any] = []  # every event the engine publishes from here on
+        for name in ("leaky", "web"):
+            window.controller.connection(name).add_sink(published.append)
         for server in ("leaky", "web"):
             for tool in TOOLS:
                 select_tool(qtbot, window, tool, server)
@@ -191,6 +194,8 @@ def drive_window(s: Scene, qtbot: Any) -> None:
                 search.text("window: result view", f"{server}/{tool}", all_text(window.tool_panel))
         # The stderr lines and the log notification have arrived.
         qtbot.waitUntil(lambda: any("shouting" in t for t in model_texts(dock.log_model)), timeout=10000)
+        assert any(type(e).__name__ == "Progress" for e in published), "no progress was reported"
+        search.text("engine events", f"{len(published)} events", "\n".join(repr(e) for e in published))
         # The exceptions the engine raises to its callers.
         for server in ("leaky", "web"):
             conn = window.controller.connection(server)

@@ -7,7 +7,8 @@
 It prints its argv and its whole environment on stderr at start (as `repr` and as JSON, two
 spellings), and its tools answer with them in every way a server can answer:
 `tell` (a result), `fail_result` (an `isError` result), `fail_rpc` (a JSON-RPC error whose
-message holds them), `log` (a logging notification) and `shout` (a line on stderr).
+message holds them), `log` (a logging notification), `shout` (a line on stderr) and `progress` (a
+progress message); the tool listing repeats them in every tool's title, description and schema.
 Over HTTP it records each request's headers and query string, and all of those are part of
 what it repeats; `--reject` answers every request with 400 and a body that repeats them.
 """
@@ -36,14 +37,20 @@ def _text(text: str, *, is_error: bool = False) -> types.CallToolResult:
 
 
 def build_server() -> Server[Any]:
-    names = ("tell", "fail_result", "fail_rpc", "log", "shout")
-    tools = [
-        types.Tool(name=n, description=f"Repeat its secrets ({n})", input_schema={"type": "object"})
-        for n in names
-    ]
+    names = ("tell", "fail_result", "fail_rpc", "log", "shout", "progress")
 
     async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=tools)
+        # The listing repeats them too: in a description, a title and a schema's default.
+        said = everything()
+        schema = {"type": "object", "properties": {"x": {"type": "string", "default": said}}}
+        return types.ListToolsResult(
+            tools=[
+                types.Tool(
+                    name=n, title=f"{n} {said[:2000]}", description=f"{n}: {said}", input_schema=schema
+                )
+                for n in names
+            ]
+        )
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         said = everything()
@@ -60,6 +67,9 @@ def build_server() -> Server[Any]:
                 )
             )
             return _text("logged")
+        if params.name == "progress":
+            await ctx.session.report_progress(1, 2, f"halfway, with: {said}")
+            return _text("progressed")
         if params.name == "shout":
             print(f"shouting: {said}", file=sys.stderr, flush=True)
             print(f"shouting repr: {SEEN!r}", file=sys.stderr, flush=True)
