@@ -460,6 +460,11 @@ def test_no_marker_secret_leaks_anywhere(
         ("temp folder", s.tmp_dir),
     ):
         s.search.tree(group, root)
+    # The search means something: every marker really was a secret MCP Desk held (the keyring
+    # has each, the OAuth tokens included; `outer` comes from the environment).
+    held = s.keyring_file.read_text(encoding="utf-8")
+    missing = [k for k, m in s.markers.items() if k != "outer" and m.cores[0] not in held]
+    assert not missing, f"markers that never reached the keyring: {missing}"
     s.search.searched["not searched"].append((f"{s.keyring_file} (the keyring: where the secrets belong)", 0))
     print(s.search.summary())
     print(f"leak test: {time.monotonic() - started:.1f} s")
