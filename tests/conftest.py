@@ -30,6 +30,8 @@ def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     d = tmp_path / "config"
     d.mkdir()
     monkeypatch.setenv("MCP_DESK_CONFIG_DIR", str(d))
+    # The data folder (crash reports, app/crashreport.py) too.
+    monkeypatch.setenv("MCP_DESK_DATA_DIR", str(tmp_path / "data"))
     return d
 
 

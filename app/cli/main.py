@@ -111,6 +111,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=logging.DEBUG if args.verbose else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",
     )
+    from app.crashreport import install as install_crash_reports
+
+    install_crash_reports()
     if args.config_dir:
         from app.config.paths import set_config_dir
 
@@ -153,9 +156,19 @@ def run_handler(func: Handler, args: argparse.Namespace) -> int:
         print("mcp-desk: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:
-        # Only the type and message: a traceback could show locals holding secret values.
+        # Only the type and message, masked: a traceback could show locals holding secret values.
+        # The whole story (masked too) goes to a crash report.
+        from app.crashreport import write_report
+        from app.mcp.masking import mask_known
+
         logger.debug("command failed", exc_info=True)
-        print(f"mcp-desk: internal error: {type(exc).__name__}: {_one_line(str(exc))}", file=sys.stderr)
+        print(
+            f"mcp-desk: internal error: {type(exc).__name__}: {_one_line(mask_known(str(exc)))}",
+            file=sys.stderr,
+        )
+        path = write_report(type(exc), exc, exc.__traceback__, f"mcp-desk {getattr(args, 'command', '')}")
+        if path is not None:
+            print(f"mcp-desk: a report is in {path}", file=sys.stderr)
         return EXIT_FAILURE
 
 

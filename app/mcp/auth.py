@@ -61,7 +61,7 @@ from app.mcp.events import (
     SIGN_IN_TIMED_OUT,
 )
 from app.mcp.loopback import CallbackResult, LoopbackListener, PortInUse
-from app.mcp.masking import MASK, mask_text
+from app.mcp.masking import MASK, mask_text, remember_secrets
 from app.mcp.target import OAuthOptions, Target
 from app.secrets.oauth import CLIENT, KeyringTokenStorage
 from app.secrets.store import SecretStore
@@ -287,6 +287,7 @@ def remember_secret(value: str | None) -> None:
         with _LIVE_LOCK:
             if value not in _LIVE_SECRETS:
                 _LIVE_SECRETS.append(value)
+        remember_secrets((value,))  # every log record and a crash report mask it too
 
 
 def scrub_text(text: str, extra: frozenset[str] | set[str] = frozenset()) -> str:

@@ -27,6 +27,7 @@ import logging
 import math
 import os
 import re
+import sys
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
@@ -261,6 +262,22 @@ class ServerConnection:
 
     def _mask(self, text: str) -> str:
         return mask_text(text, self.target.secret_values) if self.target.secret_values else text
+
+    def _masked(self, data: Any) -> Any:
+        """A server's answer (just dumped, held by nobody else) with our secrets masked in place:
+        a server that repeats a key it was given must not put it on the screen or in history."""
+        secrets = self.target.secret_values
+        return scrub_fresh(data, secrets, sys.maxsize) if secrets else data
+
+    def _masked_listing(self, item: dict[str, Any]) -> dict[str, Any]:
+        """A listed tool, resource or prompt with our secrets masked in its texts (a description
+        may repeat a key); its name and URI are kept as sent: they are how we ask for it."""
+        if not self.target.secret_values:
+            return item
+        keep: dict[str, Any] = {k: item[k] for k in ("name", "uri", "uriTemplate") if k in item}
+        masked: dict[str, Any] = self._masked(item)
+        masked.update(keep)
+        return masked
 
     def _set_state(self, state: ConnectionState, reason: str | None = None) -> None:
         if reason and self.target.secret_values:
@@ -769,7 +786,7 @@ class ServerConnection:
                 items = [i for i in items if isinstance(i, dict) and i.get("name") in kept]
             for item in items:
                 if isinstance(item, dict):
-                    add_entry(entries, kind, item)
+                    add_entry(entries, kind, self._masked_listing(item))
             cursor = next_cursor if isinstance(next_cursor, str) else None
             if cursor is None or cursor in seen:
                 break
@@ -1088,7 +1105,9 @@ class ServerConnection:
                 if refusal is not None:
                     message = f"{self.what} needs more permissions: {refusal}"
                     raise CallFailed(message, exc.error.code) from exc
-                raise CallFailed(self.conn._mask(exc.error.message), exc.error.code, exc.error.data) from exc
+                raise CallFailed(
+                    self.conn._mask(exc.error.message), exc.error.code, self.conn._masked(exc.error.data)
+                ) from exc
             if reasons.is_network_error(exc):
                 self.conn._lost_reason = reasons.explain(
                     exc, self.conn.target, None, self.conn._http_observer
@@ -1143,7 +1162,8 @@ class ServerConnection:
         async def on_progress(progress: float, total: float | None, message: str | None) -> None:
             if not self._people_waiting:
                 scope.deadline = anyio.current_time() + limit  # progress means it is alive: restart the clock
-            self._emit(Progress(self.name, call_id, progress, total, message))
+            said = self._mask(message) if message else message  # a server's words may repeat a key
+            self._emit(Progress(self.name, call_id, progress, total, said))
 
         async def send(
             responses: types.InputResponses | None, state: str | None
@@ -1193,7 +1213,7 @@ class ServerConnection:
         return await run_input_required_driver(first, dispatch=dispatch, retry=retry)
 
     def _to_result(self, name: str, result: types.CallToolResult, elapsed: float) -> ToolCallResult:
-        raw = _dump(result)
+        raw = self._masked(_dump(result))
         structured = result.structured_content
         valid: bool | None = None
         error: str | None = None
@@ -1215,6 +1235,8 @@ class ServerConnection:
                 else:
                     error = check_structured(validator, structured)
                 valid = error is None
+        if self.target.secret_values:  # checked as sent, shown masked
+            structured = raw.get("structuredContent", structured)
         return ToolCallResult(
             content=list(raw.get("content") or []),
             is_error=bool(result.is_error),
@@ -1239,7 +1261,7 @@ class ServerConnection:
 
         with self._failures(f"reading {uri}"):
             result = await self._timed(self._drive_input_required(await self._timed(send(None, None)), send))
-        return _dump(result)
+        return self._masked(_dump(result))  # type: ignore[no-any-return]
 
     async def subscribe_resource(self, uri: str) -> None:
         """Get `ResourceUpdated` events for `uri` (resources/subscribe, or listen on 2026-07-28)."""
@@ -1281,7 +1303,7 @@ class ServerConnection:
 
         with self._failures(f"getting prompt {name}"):
             result = await self._timed(self._drive_input_required(await self._timed(send(None, None)), send))
-        return _dump(result)
+        return self._masked(_dump(result))  # type: ignore[no-any-return]
 
     async def complete(
         self,

@@ -6,6 +6,7 @@ very long strings so a 50 MB result does not end up copied into the traffic pane
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -56,3 +57,86 @@ def scrub(value: Any, secrets: frozenset[str], limit: int | None = MAX_TRAFFIC_S
     if isinstance(value, list):
         return [scrub(v, secrets, limit) for v in value]
     return value
+
+
+# -- the secret values this process has resolved, for text written outside any connection --------
+
+_KNOWN: set[str] = set()
+
+
+def remember_secrets(values: Iterable[str]) -> None:
+    """Note resolved secret values (a target's, a token just read or issued) so that text written
+    outside any connection (a crash report) can be masked of them too. Held in memory only."""
+    _KNOWN.update(v for v in values if v)
+
+
+def known_secrets() -> frozenset[str]:
+    return frozenset(_KNOWN)
+
+
+def spellings(value: str) -> set[str]:
+    """`value` as text that quotes it may spell it: as is, inside a JSON or Python string
+    literal, percent-encoded. A secret echoed as `{"key": "..."}` or in a URL is still a secret."""
+    import json
+    from urllib.parse import quote, quote_plus
+
+    out = {value, json.dumps(value)[1:-1], json.dumps(value, ensure_ascii=False)[1:-1], repr(value)[1:-1]}
+    out.update({quote(value, safe=""), quote_plus(value, safe="")})
+    return {s for s in out if s}
+
+
+_AUTH_SCHEME = re.compile(r"(?:Bearer|Basic|Token|Bot|Digest|ApiKey)\s+(\S.*)", re.IGNORECASE)
+MIN_CREDENTIAL = 4
+
+
+def credential_parts(value: str) -> set[str]:
+    """The credential inside an `Authorization` value ("Bearer X" -> X; "Basic B64" -> B64, and
+    the `user:password` it decodes to, and the password): a server that says "token X is not
+    valid" repeats X alone."""
+    match = _AUTH_SCHEME.fullmatch(value.strip())
+    if match is None:
+        return set()
+    credential = match.group(1)
+    out = {credential}
+    if value.strip().lower().startswith("basic"):
+        import base64
+        import binascii
+
+        try:
+            decoded = base64.b64decode(credential, validate=True).decode()
+        except (binascii.Error, UnicodeDecodeError):
+            decoded = ""
+        out |= {decoded, decoded.partition(":")[2]}
+    return {c for c in out if len(c) >= MIN_CREDENTIAL}
+
+
+def mask_known(text: str) -> str:
+    """`text` with every secret value this process has resolved masked, in each of its spellings."""
+    if not _KNOWN:
+        return text
+    return mask_text(text, {s for v in _KNOWN for s in spellings(v)})
+
+
+def mask_log_records() -> None:
+    """Mask every known secret in every log record from now on, whoever logs it (an HTTP library
+    logging the request URL with its `?token=`, a traceback quoting a header): the record's
+    message and its traceback text are masked as the record is made. Idempotent."""
+    import logging
+
+    make = logging.getLogRecordFactory()
+    if getattr(make, "masks_secrets", False):
+        return
+
+    def masked_record(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = make(*args, **kwargs)
+        if _KNOWN:
+            record.msg, record.args = mask_known(record.getMessage()), None
+            if record.exc_info and not record.exc_text:
+                record.exc_text = mask_known(_formatter.formatException(record.exc_info))
+            if record.stack_info:
+                record.stack_info = mask_known(record.stack_info)
+        return record
+
+    _formatter = logging.Formatter()
+    masked_record.masks_secrets = True  # type: ignore[attr-defined]
+    logging.setLogRecordFactory(masked_record)

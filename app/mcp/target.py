@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, cast
 
-from app.mcp.masking import mask_text
+from app.mcp.masking import credential_parts, mask_text, remember_secrets, spellings
 
 Transport = Literal["stdio", "http", "sse"]
 TRANSPORTS: tuple[Transport, ...] = ("stdio", "http", "sse")
@@ -137,8 +137,13 @@ class Target:
             if self.oauth
             else set()
         )
-        values = set(self.secret_values) | {v for v in oauth_secrets if v}
-        object.__setattr__(self, "secret_values", frozenset(v for v in values if v))
+        # Each value in every spelling a server or a library may quote it in (JSON, URL...), and
+        # the credential alone of an "Authorization: Bearer X" value.
+        values = {v for v in (*self.secret_values, *oauth_secrets) if v}
+        values |= {c for v in values for c in credential_parts(v)}
+        values = {s for v in values for s in spellings(v)}
+        object.__setattr__(self, "secret_values", frozenset(values))
+        remember_secrets(self.secret_values)  # a crash report masks them too (app/crashreport.py)
         if self.transport not in TRANSPORTS:
             raise ValueError(f"unknown transport {self.transport!r} (expected stdio, http or sse)")
         if self.transport == "stdio" and not self.command:

@@ -54,6 +54,9 @@ def run_gui(argv: list[str]) -> int:
 
         set_config_dir(args.config_dir)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    from app.crashreport import install as install_crash_reports
+
+    install_crash_reports()  # before Qt: PySide6 hands a slot's exception to sys.excepthook
     preload_core()
 
     import PySide6

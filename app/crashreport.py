@@ -1,0 +1,176 @@
+"""Crash reports: on an unhandled exception, a file a person can send along, with no secret in it.
+
+Where: `<data folder>/crash-reports/crash-YYYYMMDD-HHMMSS-PID.txt` (mode 0600), the data folder
+being `MCP_DESK_DATA_DIR` when set, else the platform's user data folder for "mcp-desk"
+(`~/.local/share/mcp-desk` on Linux, `~/Library/Application Support/mcp-desk` on macOS,
+`%LOCALAPPDATA%\\mcp-desk` on Windows). The path is printed on stderr when it is written, and
+`mcp-desk doctor` users can be pointed at the folder; the newest `KEEP` reports are kept.
+
+What: when, the versions (MCP Desk, Python, the platform, the MCP SDK, PySide6 when loaded), the
+traceback (no local variables: they would hold secret values) and the last `LOG_TAIL` log
+records. Every secret value the process has resolved (`app.mcp.masking.known_secrets`) is
+masked in all of it, in each of its spellings (plain, JSON, percent-encoded).
+
+No Qt here: `install()` is called by both entry points (app/ui/main.py and app/cli/main.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import platform
+import sys
+import threading
+import time
+import traceback
+from collections import deque
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+DATA_DIR_VAR = "MCP_DESK_DATA_DIR"
+APP_NAME = "mcp-desk"
+LOG_TAIL = 200
+KEEP = 20
+
+_tail: deque[str] = deque(maxlen=LOG_TAIL)
+_installed = False
+
+
+def data_dir() -> Path:
+    override = os.environ.get(DATA_DIR_VAR)
+    if override:
+        return Path(override).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def crash_dir() -> Path:
+    return data_dir() / "crash-reports"
+
+
+class _LogTail(logging.Handler):
+    """The last log records, formatted when they are logged (masked only when written out: the
+    secrets to mask may be learnt after the line was logged)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        # A record that cannot be formatted is not worth a second crash.
+        with contextlib.suppress(Exception):
+            _tail.append(self.format(record))
+
+
+def _versions() -> list[str]:
+    from app import __version__
+
+    lines = [
+        f"MCP Desk {__version__}",
+        f"Python {sys.version.split()[0]} ({platform.python_implementation()})",
+        f"{platform.platform()}",
+    ]
+    try:
+        from importlib.metadata import version
+
+        lines.append(f"mcp {version('mcp')}")
+    except Exception:
+        pass
+    pyside = sys.modules.get("PySide6")
+    if pyside is not None:
+        lines.append(f"PySide6 {getattr(pyside, '__version__', '?')}")
+    return lines
+
+
+def report_text(
+    exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None, where: str = ""
+) -> str:
+    """The report, masked of every known secret."""
+    from app.mcp.masking import mask_known
+
+    parts = [
+        "MCP Desk crash report",
+        f"when: {time.strftime('%Y-%m-%d %H:%M:%S %z')}",
+        f"where: {where or 'main thread'}",
+        "",
+        *_versions(),
+        "",
+        "Traceback:",
+        "".join(traceback.format_exception(exc_type, exc, tb)).rstrip(),
+        "",
+        f"Last {len(_tail)} log records:",
+        *list(_tail),
+    ]
+    return mask_known("\n".join(parts)) + "\n"
+
+
+def write_report(
+    exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None, where: str = ""
+) -> Path | None:
+    """Write a report; its path, or None when it could not be written (never raises)."""
+    try:
+        folder = crash_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        path = folder / f"crash-{stamp}-{os.getpid()}.txt"
+        n = 1
+        while path.exists():
+            n += 1
+            path = folder / f"crash-{stamp}-{os.getpid()}-{n}.txt"
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(report_text(exc_type, exc, tb, where))
+        _prune(folder)
+        return path
+    except Exception:
+        return None
+
+
+def _prune(folder: Path) -> None:
+    reports = sorted(folder.glob("crash-*.txt"), key=lambda p: p.stat().st_mtime)
+    for old in reports[:-KEEP]:
+        old.unlink(missing_ok=True)
+
+
+def report_crash(
+    exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None, where: str = ""
+) -> Path | None:
+    """Write a report and tell the person on stderr (the traceback masked, as in the file)."""
+    from app.mcp.masking import mask_known
+
+    path = write_report(exc_type, exc, tb, where)
+    text = mask_known("".join(traceback.format_exception(exc_type, exc, tb)))
+    print(text.rstrip(), file=sys.stderr)
+    if path is not None:
+        print(f"MCP Desk met an error it did not expect. A report is in {path}", file=sys.stderr)
+    return path
+
+
+def _excepthook(exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+    if issubclass(exc_type, KeyboardInterrupt):
+        sys.__excepthook__(exc_type, exc, tb)
+        return
+    report_crash(exc_type, exc, tb)
+
+
+def _thread_excepthook(args: Any) -> None:
+    if args.exc_value is None or issubclass(args.exc_type, SystemExit):
+        return
+    name = getattr(args.thread, "name", "?")
+    report_crash(args.exc_type, args.exc_value, args.exc_traceback, f"thread {name}")
+
+
+def install() -> None:
+    """Write a report on an unhandled exception (main thread, other threads, Qt slots, which
+    PySide6 hands to `sys.excepthook`) and keep the log tail for it; mask known secrets in every
+    log record. Idempotent."""
+    global _installed
+    from app.mcp.masking import mask_log_records
+
+    mask_log_records()  # the log (stderr, the report's tail) never holds a known secret either
+    sys.excepthook = _excepthook
+    threading.excepthook = _thread_excepthook
+    if not _installed:
+        _installed = True
+        handler = _LogTail()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        logging.getLogger().addHandler(handler)
