@@ -237,6 +237,7 @@ class ServerConnection:
         """The `SignInProblem` that ended (or will end) this run in NEEDS_SIGN_IN."""
         self._wanted_scope: str | None = None
         """Scopes a step-up asked for while no browser could be shown: the next sign-in asks them."""
+        self._memory_store: Any = None
 
     # ----------------------------------------------------------------- events
 
@@ -461,6 +462,30 @@ class ServerConnection:
 
     # ---------------------------------------------------------------- sign-in
 
+    @property
+    def _oauth_key(self) -> str:
+        """The server name the sign-in is stored under: an ad-hoc target may be named by its URL,
+        which the store does not take as a name ("/" separates its keys)."""
+        return self.name.replace("/", "\u2215")
+
+    async def _usable_store(self) -> Any:
+        """The store for the sign-in: the given one, or, when its keychain cannot be read (none,
+        locked), this connection's memory, so a server that needs no sign-in still connects
+        and one that does keeps its sign-in for this session."""
+        from app.secrets.errors import SecretStoreError
+        from app.secrets.store import SecretStore
+
+        if self._memory_store is not None:
+            return self._memory_store
+        store = self._secret_store()
+        try:
+            await store.aget(self._oauth_key, "oauth.tokens")
+        except SecretStoreError as exc:
+            self._log("warning", "client", f"sign-in cannot use the keychain ({exc}); it lasts this session")
+            self._memory_store = SecretStore(session_only=True)
+            return self._memory_store
+        return store
+
     def _secret_store(self) -> Any:
         if self.secrets is None:
             from app.secrets.store import SecretStore
@@ -479,7 +504,7 @@ class ServerConnection:
             pause=self._signing_in,
             failed=self._on_sign_in_problem,
         )
-        storage = KeyringTokenStorage(self._secret_store(), self.name)
+        storage = KeyringTokenStorage(await self._usable_store(), self._oauth_key)
         try:
             self._auth = await open_auth(self.target, storage, stack, attempt=self._attempt, hooks=hooks)
         except SignInProblem as exc:
@@ -563,13 +588,13 @@ class ServerConnection:
 
         from app.secrets.oauth import TOKENS
 
-        store = self._secret_store()
-        storage = KeyringTokenStorage(store, self.name)
+        store = await self._usable_store()
+        storage = KeyringTokenStorage(store, self._oauth_key)
         old = await storage.get_tokens()
-        old_raw = await store.aget(self.name, TOKENS) if old is not None else None
+        old_raw = await store.aget(self._oauth_key, TOKENS) if old is not None else None
         extra = union_scopes(old.scope if old is not None else None, self._wanted_scope)
         if old is not None:
-            await store.adelete(self.name, TOKENS)
+            await store.adelete(self._oauth_key, TOKENS)
         self._next_attempt = SignInAttempt(
             browser=browser or self.browser or SystemBrowser(),
             timeout=timeout if timeout is not None else SIGN_IN_TIMEOUT,
@@ -579,10 +604,10 @@ class ServerConnection:
         await self.wait_settled(math.inf)
         if self.state == ConnectionState.READY:
             self._wanted_scope = None
-        elif old_raw is not None and await store.aget(self.name, TOKENS) is None:
+        elif old_raw is not None and await store.aget(self._oauth_key, TOKENS) is None:
             # A sign-in that did not happen (cancelled, declined, timed out) takes nothing away:
             # the tokens set aside come back (a valid one still works on the next connect).
-            await store.aset(self.name, TOKENS, old_raw)
+            await store.aset(self._oauth_key, TOKENS, old_raw)
         return self.state
 
     def cancel_sign_in(self) -> bool:
@@ -604,7 +629,7 @@ class ServerConnection:
 
         if self._task is not None and not self._task.done():
             await self.stop()
-        await forget(self._secret_store(), self.name)
+        await forget(await self._usable_store(), self._oauth_key)
         self._wanted_scope = None
         self._set_state(ConnectionState.NEEDS_SIGN_IN, SIGNED_OUT)
 

@@ -15,7 +15,7 @@ STDERR_LINES_IN_REASON = 3
 
 HTTP_ADVICE: dict[int, str] = {
     400: "the server rejected the request: is this an MCP endpoint, and the right transport?",
-    401: "the server wants a sign-in or credentials",
+    401: "the server wants credentials: sign in, or put a key or token in this server's headers",
     403: "the credentials were refused or lack permission",
     404: "nothing at this URL: check the path (often /mcp, or /sse for the SSE transport)",
     405: "this URL does not take MCP requests this way: check the path and the transport (HTTP or SSE)",

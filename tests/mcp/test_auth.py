@@ -446,3 +446,30 @@ async def test_another_server_or_authorization_server_means_signing_in_afresh(
     client = json.loads(store.get("web", CLIENT) or "{}")
     assert client["issuer"] == second.issuer  # registered again with the new issuer
     assert second.stats()["registrations"] == 1
+
+
+async def test_an_ad_hoc_target_named_by_its_url_signs_in(
+    oauth_server: OAuthServer, memory_keyring: MemoryKeyring
+) -> None:
+    # `mcp-desk tools --url URL`, the doctor: no configured name, no keyring (session memory).
+    target = web_target(oauth_server, name=oauth_server.url)
+    conn = ServerConnection(target, browser=HeadlessBrowser())
+    try:
+        conn.start()
+        assert await conn.wait_settled(SETTLE) == NEEDS, conn.reason
+        await signed_in(conn)
+    finally:
+        await conn.stop()
+    assert memory_keyring.store == {}  # nothing reached the keyring
+
+
+async def test_no_keychain_does_not_stop_a_server_that_needs_no_sign_in(
+    oauth_server: OAuthServer,
+) -> None:
+    from keyring.backends.fail import Keyring as FailKeyring
+
+    store = SecretStore(backend=FailKeyring())
+    async with connection(web_target(oauth_server), store, HeadlessBrowser()) as conn:
+        conn.start()
+        assert await conn.wait_settled(SETTLE) == NEEDS  # not "the keychain is unavailable"
+        await signed_in(conn)  # the sign-in lasts this session
