@@ -15,6 +15,14 @@ from app.config.model import ServerEntry, ServerSettings
 from app.config.store import ConfigStore, demo_entry
 from app.config.trust import Launch, find_risks, needs_approval
 
+
+@pytest.fixture(autouse=True)
+def _cwd_outside_temp(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A relative path in the arguments is judged where it would run: the app's working folder
+    when the server has none. Tests must not depend on where the checkout is (CI may clone into
+    /tmp, which is itself a risk), so they run from "/"; tests about folders give their own."""
+    monkeypatch.chdir("/")
+
 BASE = ServerEntry(
     name="s",
     command="npx",

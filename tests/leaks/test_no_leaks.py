@@ -39,6 +39,7 @@ from app.cli.main import main as cli_main
 from tests.leaks.file_keyring import FILE_VAR, FileKeyring
 from tests.leaks.markers import Marker, Search
 from tests.servers.process import ServerProcess
+from tests.support.trust import approve_servers
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support")
 
@@ -445,6 +446,9 @@ def test_no_marker_secret_leaks_anywhere(
         with no_running_loop():  # the CLI runs its own (asyncio.run), as it does from a shell
             for argv in s.adds:
                 assert cli(s, capsys, *argv) == 0
+            # The person allowed the local servers to run (the trust prompt's own leak checks are
+            # in tests/ui/test_trust_prompt.py and tests/cli/test_trust.py).
+            approve_servers(s.config_dir)
             drive_cli(s, capsys)
         drive_window(s, qtbot)
         drive_oauth(s, qtbot)

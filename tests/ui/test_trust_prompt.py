@@ -67,8 +67,10 @@ def test_asked_before_the_first_start_and_allow_starts_it(qtbot: Any, aloop: Any
         assert shown.startswith(sys.executable) and "sdk_server.py" in shown
         assert "Working folder: not set" in dialog.details.text()
         assert "Environment variables: none" in dialog.details.text()
-        # The only thing worth a look: the marker's path is in pytest's temporary folder.
-        assert [r.kind for r in dialog.request.risks] == ["temporary-folder"]
+        # The only thing worth a look: the marker's path is in pytest's temporary folder (and so is
+        # the interpreter, when the checkout itself is under /tmp, as a CI clone may be).
+        assert {r.kind for r in dialog.request.risks} == {"temporary-folder"}
+        assert any(str(marker) in r.subject for r in dialog.request.risks), dialog.request.risks
         assert dialog.dont_run_button.isDefault()
 
         dialog.allow_button.click()
