@@ -34,31 +34,14 @@ from mcp.shared.auth import (
     AuthorizationCodeResult,
     OAuthClientInformationFull,
     OAuthClientMetadata,
-    OAuthToken,
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repo root, for the leg-1 helper
 
+from tests.support.token_storage import MemoryStorage
+
 REDIRECT = "http://127.0.0.1:3000/callback"
 CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json"
-
-
-class MemoryStorage:
-    def __init__(self) -> None:
-        self.tokens: OAuthToken | None = None
-        self.client: OAuthClientInformationFull | None = None
-
-    async def get_tokens(self) -> OAuthToken | None:
-        return self.tokens
-
-    async def set_tokens(self, tokens: OAuthToken) -> None:
-        self.tokens = tokens
-
-    async def get_client_info(self) -> OAuthClientInformationFull | None:
-        return self.client
-
-    async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
-        self.client = client_info
 
 
 class FollowRedirect:

@@ -19,34 +19,16 @@ from mcp.shared.auth import (
     AuthorizationCodeResult,
     OAuthClientInformationFull,
     OAuthClientMetadata,
-    OAuthToken,
 )
 from pydantic import AnyUrl
 
 from tests.servers.oauth_fixtures import *  # noqa: F403
 from tests.servers.oauth_server import OAuthServer, RemoteOAuthServer
+from tests.support.token_storage import MemoryStorage
 
 pytestmark = pytest.mark.anyio
 
 REDIRECT = "http://127.0.0.1:45678/callback"
-
-
-class MemoryStorage:
-    def __init__(self) -> None:
-        self.tokens: OAuthToken | None = None
-        self.client: OAuthClientInformationFull | None = None
-
-    async def get_tokens(self) -> OAuthToken | None:
-        return self.tokens
-
-    async def set_tokens(self, tokens: OAuthToken) -> None:
-        self.tokens = tokens
-
-    async def get_client_info(self) -> OAuthClientInformationFull | None:
-        return self.client
-
-    async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
-        self.client = client_info
 
 
 class Redirects:
