@@ -72,11 +72,18 @@ class Cli:
             text=True,
             env={**self.env, **(env or {})},
             cwd=ROOT,
+            # A test run started in the background (`cmd &` in a script) inherits SIGINT ignored,
+            # and Python then installs no Ctrl+C handler: give the child the terminal's default.
+            preexec_fn=_default_sigint,
         )
         return LoginProcess(proc, self)
 
     def token_entries(self) -> dict[str, str]:
         return {user: value for (_, user), value in read_entries(self.keyring).items() if "/oauth." in user}
+
+
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 class LoginProcess:
