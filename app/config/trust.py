@@ -42,6 +42,7 @@ FINGERPRINT_VERSION = 1
 ADMIN = "admin"
 SHELL_SCRIPT = "shell-script"
 HIDDEN_SCRIPT = "hidden-script"
+LONG_SCRIPT = "long-script"
 PIPE_TO_SHELL = "pipe-to-shell"
 DOWNLOAD_PIPE_SHELL = "download-pipe-shell"
 DOWNLOAD_RUN = "download-run"
@@ -175,6 +176,8 @@ class Risk:
             return f"“{s}” runs a shell command written into the command line: whatever it says is run."
         if self.kind == HIDDEN_SCRIPT:
             return f"“{s}” runs an encoded script that cannot be read here."
+        if self.kind == LONG_SCRIPT:
+            return f"{s}: only its start was checked, and it is too long to read through here."
         if self.kind == PIPE_TO_SHELL:
             return f"“{s}” sends text into a shell, which runs whatever it receives."
         if self.kind == DOWNLOAD_PIPE_SHELL:
@@ -407,8 +410,16 @@ def _makes_runnable(name: str, args: list[str]) -> bool:
     )
 
 
+SCRIPT_CHARS = 20_000
+"""Of a shell script, what is read for risks: shlex takes time quadratic in a word's length (a
+3 MB one-word script took minutes on the GUI thread), and no real server's script is this long."""
+
+
 def _script(text: str, found: list[Risk], paths: list[str], *, depth: int) -> None:
     """A shell script (the text after `sh -c`): pipelines, substitutions, download-then-run."""
+    if len(text) > SCRIPT_CHARS:
+        found.append(Risk(LONG_SCRIPT, f"A shell script of {len(text):,} characters"))
+        text = text[:SCRIPT_CHARS]
     for match in _SUBSTITUTION.finditer(text):
         if _base(match.group(1)) in _DOWNLOADERS:
             tool, opener = _base(match.group(1)), match.group(0)[:2].strip()

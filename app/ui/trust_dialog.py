@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.async_dialogs import run_dialog
+from app.ui.elide import PREVIEW_CHARS, preview
 from app.ui.safe_text import plain_label, visible, visible_line
 
 if TYPE_CHECKING:
@@ -105,7 +106,15 @@ class TrustDialog(QDialog):
         self.command_view.setReadOnly(True)
         self.command_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.command_view.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
-        self.command_view.setPlainText(visible(launch.command_line(_redact)))
+        # The whole command line, but a hostile snippet's megabyte argument must not freeze the
+        # layout: long lines are broken for display, and past PREVIEW_CHARS the rest is counted.
+        command_line = visible(launch.command_line(_redact))
+        shown, cut = preview(command_line)
+        if cut:
+            shown += "\n" + _tr("… and %1 more characters not shown").replace(
+                "%1", str(len(command_line) - PREVIEW_CHARS)
+            )
+        self.command_view.setPlainText(shown)
         lines = min(6, 1 + len(self.command_view.toPlainText()) // 70)
         metrics = self.command_view.fontMetrics()
         self.command_view.setFixedHeight(metrics.lineSpacing() * lines + 16)

@@ -255,3 +255,23 @@ def test_a_headless_run_starts_no_unapproved_server(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert "local: failed: waiting for your approval" in out.stdout, out.stdout
     assert not marker.exists()
+
+
+def test_a_huge_argument_is_shown_cut_and_counted(qtbot: Any) -> None:
+    """A pasted snippet may carry a megabyte argument: the prompt shows the start of the command
+    line, broken into display lines, and says how much it left out (the risks are still found on
+    all of it)."""
+    from app.config.trust import Launch, TrustRequest, find_risks
+    from app.ui.elide import LINE_CHARS, PREVIEW_CHARS
+    from app.ui.trust_dialog import TrustDialog
+
+    huge = "x" * 3_000_000
+    launch = Launch("bash", ("-c", f"echo {huge}"), None)
+    dialog = TrustDialog(TrustRequest("big", launch, tuple(find_risks(launch))))
+    qtbot.addWidget(dialog)
+    shown = dialog.command_view.toPlainText()
+    assert len(shown) < PREVIEW_CHARS + 1_000
+    assert max(len(line) for line in shown.splitlines()) <= LINE_CHARS
+    full = len(launch.command_line())
+    assert shown.endswith(f"… and {full - PREVIEW_CHARS} more characters not shown")
+    assert {"shell-script", "long-script"} <= {r.kind for r in dialog.request.risks}
