@@ -16,8 +16,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import QDateTime, QModelIndex, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import (
@@ -54,6 +54,8 @@ if TYPE_CHECKING:
     from app.secrets.store import SecretStore
 
 logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 SERVER_ROLE = Qt.ItemDataRole.UserRole + 61
 NAME_ROLE = Qt.ItemDataRole.UserRole + 62  # None on a server's row
@@ -481,8 +483,6 @@ class CredentialsView(QDialog):
         return self._spawn(self._set(self.selected_server(), self.selected_item()))
 
     async def _set(self, server: str | None, item: SecretItem | None) -> None:
-        from app.secrets.errors import KeyringUnavailableError, SecretStoreError
-
         if server is None:
             return
         dialog = SecretDialog(server, item.name if item is not None else None, self)
@@ -494,20 +494,10 @@ class CredentialsView(QDialog):
         finally:
             self.secret_dialog = None
             dialog.deleteLater()
-        self._busy += 1
-        self._update_actions()
-        try:
-            await self.secrets.aset(server, name, value)
-        except KeyringUnavailableError:
-            self._show_unavailable()
+        ok, _ = await self._change(self.secrets.aset(server, name, value))
+        del value
+        if not ok:
             return
-        except SecretStoreError as exc:
-            self._show_problem(str(exc))
-            return
-        finally:
-            del value
-            self._busy -= 1
-            self._update_actions()
         self.keys_changed.emit()
         await self.reload()
         self.select(server, name)
@@ -583,8 +573,6 @@ class CredentialsView(QDialog):
         return self._spawn(self._delete(item))
 
     async def _delete(self, item: SecretItem) -> None:
-        from app.secrets.errors import SecretStoreError
-
         if item.kind in (Kind.OAUTH_TOKENS, Kind.OAUTH_REGISTRATION):
             consequence = self.tr("You will need to sign in to %1 again.")
         elif item.orphan:
@@ -604,16 +592,8 @@ class CredentialsView(QDialog):
         )
         if not ok:
             return
-        self._busy += 1
-        self._update_actions()
-        try:
-            await self.secrets.adelete(item.server, item.name)
-        except SecretStoreError as exc:
-            self._show_problem(str(exc))
+        if not (await self._change(self.secrets.adelete(item.server, item.name)))[0]:
             return
-        finally:
-            self._busy -= 1
-            self._update_actions()
         self.keys_changed.emit()
         await self.reload()
         if not self.select(item.server, None):
@@ -635,8 +615,6 @@ class CredentialsView(QDialog):
         return self._spawn(self._clean_up(self.inventory))
 
     async def _clean_up(self, inventory: Inventory) -> None:
-        from app.secrets.errors import SecretStoreError
-
         orphans = inventory.orphans()
         servers = sorted({i.server for i in orphans})
         ok, _ = await ask(
@@ -652,19 +630,30 @@ class CredentialsView(QDialog):
         )
         if not ok:
             return
+        ok, removed = await self._change(clean_up_orphans(self.secrets, inventory))
+        if not ok:
+            return
+        self.keys_changed.emit()
+        await self.reload()
+        self.status.setText(self.tr("Deleted %1 unused key(s).").replace("%1", str(len(removed or ()))))
+
+    async def _change(self, change: Awaitable[T]) -> tuple[bool, T | None]:
+        """One change to the keychain with the actions greyed out meanwhile; a failure is shown
+        in the view (not raised), and the answer says whether the change was made."""
+        from app.secrets.errors import KeyringUnavailableError, SecretStoreError
+
         self._busy += 1
         self._update_actions()
         try:
-            removed = await clean_up_orphans(self.secrets, inventory)
+            return True, await change
+        except KeyringUnavailableError:
+            self._show_unavailable()
         except SecretStoreError as exc:
             self._show_problem(str(exc))
-            return
         finally:
             self._busy -= 1
             self._update_actions()
-        self.keys_changed.emit()
-        await self.reload()
-        self.status.setText(self.tr("Deleted %1 unused key(s).").replace("%1", str(len(removed))))
+        return False, None
 
     # --- closing ---------------------------------------------------------------------------------
     def hideEvent(self, event: QHideEvent) -> None:
