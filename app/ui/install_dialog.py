@@ -55,6 +55,7 @@ ICON_PIXELS = 4096
 """Largest width or height decoded (a small file can still declare a huge picture)."""
 ICON_SIZE = 64
 DESCRIPTION_CHARS = 20_000
+SHORT_DESCRIPTION = 600
 SETTINGS_NOT_FROM_PLANS = frozenset({"approved_launch", "trusted_tools"})
 """A plan never approves its own command or trusts its own tools: the person does that."""
 
@@ -129,10 +130,17 @@ class InstallDialog(QDialog):
         outer = QVBoxLayout(self)
         outer.addLayout(self._header(plan))
         if plan.description:
-            self.description = TextLabel(self)
-            self.description.setPlainText(plan.description[:DESCRIPTION_CHARS])
-            self.description.setMaximumHeight(96)
+            # A short description is a label; a long one a text view that lays out only what shows.
+            text = plan.description[:DESCRIPTION_CHARS]
+            if len(text) <= SHORT_DESCRIPTION:
+                self.description: QLabel | TextLabel = plain_label(text, self)
+            else:
+                view = TextLabel(self)
+                view.setPlainText(text)
+                view.setMaximumHeight(120)
+                self.description = view
             outer.addWidget(self.description)
+            outer.addSpacing(6)
         self.runtime_label = plain_label(runtime_text(plan), self)
         outer.addWidget(self.runtime_label)
         self.website = website_of(plan)
@@ -152,7 +160,9 @@ class InstallDialog(QDialog):
         for note in plan.notes:
             label = plain_label(note, self)
             label.setObjectName("installNote")
-            label.setStyleSheet("QLabel#installNote { color: palette(highlight); }")
+            font = label.font()
+            font.setItalic(True)  # set apart without a colour that reads as a link
+            label.setFont(font)
             self.note_labels.append(label)
             outer.addWidget(label)
 
@@ -183,8 +193,9 @@ class InstallDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         outer.addWidget(self.buttons)
-        self.resize(560, min(760, 420 + 56 * len(plan.questions)))
         self._refresh()
+        hint = self.sizeHint()
+        self.resize(max(560, hint.width()), min(760, max(hint.height(), 360)))
 
     # --- construction ---------------------------------------------------------------------
     def _header(self, plan: InstallPlan) -> QHBoxLayout:
