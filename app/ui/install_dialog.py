@@ -143,6 +143,11 @@ class InstallDialog(QDialog):
             outer.addSpacing(6)
         self.runtime_label = plain_label(runtime_text(plan), self)
         outer.addWidget(self.runtime_label)
+        self._runtime_lookup: asyncio.Future[None] | None = None
+        if plan.entry.transport == "stdio" and plan.entry.command:
+            with contextlib.suppress(RuntimeError):  # no running loop: the general words stay
+                asyncio.get_running_loop()
+                self._runtime_lookup = asyncio.ensure_future(self._find_runtime())
         self.website = website_of(plan)
         if plan.website or plan.repository:
             row = QHBoxLayout()
@@ -382,6 +387,23 @@ class InstallDialog(QDialog):
         self.session_button.hide()
         self.accept()
 
+    async def _find_runtime(self) -> None:
+        """Name the runtime it will use ("Node.js 24.19 (built in)", "your Node.js 22.3") once
+        h-runtimes' lookup says (a worker thread: it may look at folders and run `node -v`)."""
+        try:
+            from app.runtimes import describe, runtime_for
+        except ImportError:
+            return
+        try:
+            runtime = await asyncio.to_thread(runtime_for, self.plan.entry)
+        except Exception as exc:  # the general words stay
+            logger.debug("runtime lookup failed: %s", exc)
+            return
+        from shiboken6 import isValid
+
+        if runtime is not None and isValid(self.runtime_label):
+            self.runtime_label.setText(_tr("Runs on this computer with %1.").replace("%1", describe(runtime)))
+
     @Slot()
     def _open_website(self) -> None:
         if self.website is not None:  # http(s) only, checked in website_of
@@ -449,6 +471,8 @@ async def install_plan(window: Any, plan: InstallPlan) -> str | None:
         name = dialog.installed if code == QDialog.DialogCode.Accepted.value else None
     finally:
         window.install_dialog = None
+        if dialog._runtime_lookup is not None:
+            dialog._runtime_lookup.cancel()
         dialog.deleteLater()
     if name is None:
         return None
