@@ -162,6 +162,8 @@ def main() -> None:
         d.close()
         d.deleteLater()
         pump(lambda: True)
+    loop.stop()
+    loop.close()  # the runtime lookup's worker thread ends here, not at interpreter exit
 
 
 if __name__ == "__main__":
