@@ -32,7 +32,12 @@ _UV_DOWNLOADING = re.compile(r"^\s*(Downloading|Building|Downloaded|Built)\s+(\S
 _UV_COUNT = re.compile(r"^\s*(Resolved|Prepared|Installed|Uninstalled|Audited)\s+\d+\s+packages?")
 _UV_NOT_FOUND = re.compile(r"Because (\S+) was not found in the package registry")
 _UV_FETCH_URL = re.compile(r"Failed to fetch:? `?(\S+?)`?$")
-_UV_DIAGNOSTIC = re.compile(r"^(error|warning|cause|Caused by|×|╰─▶|help)\b|^(error|cause):", re.I)
+_UV_DIAGNOSTIC = re.compile(r"^(error|cause|Caused by|help):|^(×|╰─▶)")
+_UV_DOWNLOAD_ERROR = re.compile(
+    r"Failed to fetch|was not found in the package registry|Request failed after|No solution found|"
+    r"error sending request|Failed to download"
+)
+"""uv's own words for a download that went wrong: without them an error line is the server's."""
 _URL = re.compile(r"https?://[^\s'\")]+")
 
 
@@ -189,6 +194,8 @@ class InstallWatch:
     def failure(self) -> str | None:
         """Why the download failed, as a sentence; None when the lines show no download problem."""
         text = "\n".join(self._lines)
+        if self.tool == "uv" and not _UV_DOWNLOAD_ERROR.search(text):
+            return None
         codes = set(self._codes)
         proxy = self._proxy()
         registry = self._registry()
