@@ -323,10 +323,20 @@ class ServerConnection:
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"mcp-connection:{self.name}")
 
     async def wait_settled(self, timeout: float) -> ConnectionState:
-        """Wait until READY, FAILED, NEEDS_SIGN_IN or CLOSED (or the timeout); returns the state."""
-        with anyio.move_on_after(timeout):
-            while self.state not in SETTLED:
+        """Wait until READY, FAILED, NEEDS_SIGN_IN or CLOSED (or the timeout); returns the state.
+
+        Time spent INSTALLING does not count, as for the connect timeout: the download has its
+        own limit (INSTALL_IDLE_LIMIT), and after it the wait starts again from `timeout`."""
+        deadline = anyio.current_time() + timeout
+        while self.state not in SETTLED:
+            if self.state == ConnectionState.INSTALLING:
                 await self._state_event.wait()
+                deadline = anyio.current_time() + timeout
+                continue
+            with anyio.move_on_after(deadline - anyio.current_time()) as scope:
+                await self._state_event.wait()
+            if scope.cancelled_caught:
+                break
         return self.state
 
     async def stop(self) -> None:
