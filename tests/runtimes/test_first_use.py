@@ -115,6 +115,8 @@ def test_cli_first_and_second_use(tmp_path_factory: pytest.TempPathFactory, no_r
 from tests.ui.conftest import _qasync_loop, aloop, open_desk, run, run_tool_and_wait, select_tool  # noqa: E402, F401
 
 
+# Showing the window offscreen makes Qt say this platform cannot propagate size hints.
+@pytest.mark.qt_log_ignore("propagateSizeHints")
 def test_window_first_use(
     qtbot: Any,
     aloop: Any,  # noqa: F811
