@@ -788,7 +788,7 @@ class MainWindow(QMainWindow):
                 "The Log tab below shows what the server printed."
             )
             self.overview_reason.show()
-        elif row.state == CONNECTING:
+        elif row.state in (CONNECTING, "installing"):
             self.catalog.empty.setText(f"Connecting to {server}… its tools will appear here.")
         elif row.state != READY:
             self.catalog.empty.setText(f"{server} is not connected. Press Connect to see its tools.")
