@@ -379,11 +379,13 @@ def cmd_import(args: argparse.Namespace) -> int:
     )
     for warning in result.warnings:
         print(f"warning: {warning}", file=sys.stderr)
-    if not result.servers and not result.skipped:
+    if not result.servers and not result.skipped and not result.already:
         print(f"no servers found in {args.file} ({result.format} format)")
         return 0
     names = [new if old == new else f"{new} (was {old})" for old, new in result.added]
     print(f"imported {len(names)} server(s) from {result.format} file: {', '.join(names) or '(none)'}")
+    if result.already:
+        print(f"{len(result.already)} already in the list: {', '.join(n for _, n in result.already)}")
     if result.secret_names:
         refs = ", ".join(f"{s}/{n}" for s, n in result.secret_names)
         print(f"secrets stored in the keyring: {refs}")
