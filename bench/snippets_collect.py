@@ -63,7 +63,8 @@ def main(readmes: Path) -> None:
         source = (folder / "source.txt").read_text().strip()
         found = [
             (h, lang, b)
-            for h, lang, b in blocks(readme.read_text()) if lang in CONFIG_LANGS and MARKERS.search(b) and not NOT_CONFIG.search(b)
+            for h, lang, b in blocks(readme.read_text())
+            if lang in CONFIG_LANGS and MARKERS.search(b) and not NOT_CONFIG.search(b)
         ]
         target = OUT / folder.name
         target.mkdir(parents=True, exist_ok=True)
