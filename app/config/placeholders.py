@@ -31,13 +31,15 @@ _USER = (
     r"|YOUR_USERNAME|YOUR_USER|<[^<>]{1,30}>)"
 )
 _PATH = re.compile(
-    r"(?:[A-Za-z]:)?(?:~|\.)?(?:[\\/]+|^)"
+    r"(?:[A-Za-z]:)?(?:~|\.)?(?:[\\/]+|^|(?<=[{=]))"
     r"(?:path[\\/]+to|Users[\\/]+" + _USER + r"|home[\\/]+" + _USER + r")"
-    r"(?=[\\/\s\"',]|$)[^\s\"',]*",
+    r"(?=[\\/\s\"',}>]|$)[^\s\"',}>]*",
     re.IGNORECASE,
 )
 # A word-like run inside a value (a key, a token, a query value).
-_WORD = re.compile(r"[A-Za-z0-9_.\-…]+")
+_WORD = re.compile(r"[A-Za-z0-9_.\-…*]+")
+# `{path/to/storage.json}`, `{your key}`: curly braces around a few words (not JSON: no quotes).
+_CURLY = re.compile(r"(?<!\$)\{[A-Za-z][A-Za-z0-9 _./\-]{0,60}\}")
 _TOKEN_RULES = tuple(
     re.compile(p, re.IGNORECASE)
     for p in (
@@ -52,7 +54,7 @@ _TOKEN_RULES = tuple(
     )
 )
 # Prefixes real keys start with, which READMEs keep in front of the example (`sk-...`, `fc-YOUR_KEY`).
-_KEY_PREFIXES = {"SK", "FC", "GHP", "PK", "TVLY", "BSA", "NTN", "SECRET"}
+_KEY_PREFIXES = {"SK", "FC", "GHP", "PK", "TVLY", "BSA", "NTN", "SECRET", "CTX7SK", "GLPAT", "XOXB"}
 # A `${VAR}` of these names is a folder, not a key.
 _FOLDER_VARIABLES = {"workspaceFolder", "workspaceRoot", "fileDirname", "cwd", "projectRoot"}
 
@@ -72,15 +74,21 @@ def find_placeholders(value: str) -> list[Span]:
         if start < end and not any(s.start < end and start < s.end for s in found):
             found.append(Span(start, end, kind))
 
+    for m in _VARIABLE.finditer(value):
+        add(m.start(), m.end(), "variable")
+    for m in _ANGLE.finditer(value):
+        add(m.start(), m.end(), "value")
+    for m in _CURLY.finditer(value):
+        inner = m.group(0)[1:-1]
+        if _PATH.fullmatch(inner) or any(
+            rule.search(w) for w in _WORD.findall(inner) for rule in _TOKEN_RULES
+        ):
+            add(m.start(), m.end(), "path" if _PATH.fullmatch(inner) else "value")
     for m in _PATH.finditer(value):
         start = m.start()
         if start < len(value) and value[start] in "\\/" and start > 0 and value[start - 1] == ".":
             start -= 1
         add(start, m.end(), "path")
-    for m in _VARIABLE.finditer(value):
-        add(m.start(), m.end(), "variable")
-    for m in _ANGLE.finditer(value):
-        add(m.start(), m.end(), "value")
     for m in _WORD.finditer(value):
         word = m.group(0).strip(".-_") if not m.group(0).endswith(("...", "…")) else m.group(0)
         if word and any(rule.search(word) for rule in _TOKEN_RULES):
@@ -126,7 +134,7 @@ def _context_key(place: _Place, value: str, span: Span, args: list[str]) -> str:
     from_text = key_from_text(text)
     if place.where == "env":
         whole = span.start == 0 and span.end == len(value)
-        return place.name if whole or from_text == "VALUE" else from_text
+        return place.name if whole or from_text in ("VALUE", "KEY", "TOKEN") else from_text
     if place.where == "headers":
         if place.name.lower() in ("authorization", "proxy-authorization") and from_text != "VALUE":
             return from_text
@@ -137,6 +145,9 @@ def _context_key(place: _Place, value: str, span: Span, args: list[str]) -> str:
     m = re.fullmatch(r"--?([A-Za-z][A-Za-z0-9\-_]*)=", before)
     if m:
         return _upper_words(m.group(1))
+    m = re.match(r"([A-Za-z_][A-Za-z0-9_]*)=", value)
+    if m and place.where == "args" and from_text in ("VALUE", "KEY", "TOKEN"):  # `NAME={... example ...}`
+        return m.group(1)
     if place.where == "args" and span.start == 0 and place.index > 0:
         prev = args[place.index - 1]
         if re.fullmatch(r"--[A-Za-z][A-Za-z0-9\-_]*", prev) and from_text in ("VALUE", "KEY", "TOKEN"):
@@ -149,6 +160,12 @@ def _context_key(place: _Place, value: str, span: Span, args: list[str]) -> str:
         ]
         return "_".join(words[-2:]) or "FOLDER"
     return from_text
+
+
+def _is_file(span: Span, text: str) -> bool:
+    """An example path whose last part has an extension (`/path/to/memory.jsonl`)."""
+    last = re.split(r"[\\/]", text.strip("{}<>"))[-1]
+    return span.kind == "path" and bool(re.search(r"\.[A-Za-z0-9]{1,8}$", last))
 
 
 def _is_folder(span: Span, text: str, key: str) -> bool:
@@ -188,8 +205,10 @@ def make_holes(entry: ServerEntry, taken: set[str] | None = None) -> list[Questi
                 used.add(key)
                 by_text[text] = key
                 folder = _is_folder(span, text, key)
+                prefix = re.match(r"([A-Za-z]{1,8})[_\-]", text)
                 secret = not folder and (
-                    is_secret_name(key)
+                    bool(prefix and prefix.group(1).upper() in _KEY_PREFIXES)
+                    or is_secret_name(key)
                     or is_secret_name(text.strip("<>${}"))
                     or (place.where == "headers" and place.name.lower() in ("authorization", "cookie"))
                     or (place.where == "env" and is_secret_name(place.name))
@@ -200,7 +219,7 @@ def make_holes(entry: ServerEntry, taken: set[str] | None = None) -> list[Questi
                         label=key,
                         description=f"The snippet has the example value “{text}” here: "
                         "replace it with your own.",
-                        kind="directory" if folder else "string",
+                        kind=("file" if _is_file(span, text) else "directory") if folder else "string",
                         required=True,
                         secret=secret,
                         placeholder=text,
