@@ -93,10 +93,11 @@ def dummy_answers(plan: Any, folder: str) -> dict[str, Any]:
 
 
 def resolve(command: str, env: dict[str, str]) -> tuple[list[str], dict[str, str], str]:
-    """(argv prefix, env, how it was found) for `command`, through app.runtimes when it exists."""
+    """(argv prefix, env, how it was found) for `command`, through app.runtimes when it exists
+    (main's code before it: the PATH)."""
     try:
-        from app.runtimes import resolve_command  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
+        from app.runtimes import resolve_command
+    except ImportError:  # main's code, measured for "before"
         found = shutil.which(command, path=env.get("PATH"))
         if found is None:
             raise LookupError(f"command not found: {command}") from None

@@ -357,10 +357,8 @@ def describe_runtime(entry: Any) -> str | None:
     lookup may start `node --version`."""
     if getattr(entry, "transport", "stdio") != "stdio" or not getattr(entry, "command", None):
         return None
-    try:
-        from app.runtimes import describe, runtime_for  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:  # the runtimes package is not there yet
-        return None
+    from app.runtimes import describe, runtime_for
+
     try:
         runtime = runtime_for(entry)
     except Exception as exc:  # a lookup that fails is no reason to fail the dialog
