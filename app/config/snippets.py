@@ -168,6 +168,10 @@ def _windows_split(text: str) -> list[str]:
     return words
 
 
+_LAUNCHERS = {
+    "npx", "bunx", "pnpx", "uvx", "uv", "pipx", "node", "deno", "bun", "python", "python3", "py",
+    "docker", "podman", "java", "dotnet", "go",
+}  # fmt: skip
 _CLIENT_ADD = re.compile(r"^(?:claude|codex|gemini|qwen)\s+mcp\s+add\b")
 
 
@@ -178,10 +182,10 @@ def command_line_entry(line: str) -> dict[str, Any]:
     if _CLIENT_ADD.match(line):
         return _client_add(shlex.split(line)[3:])
     env, command, args = split_command_line(line)
-    if not re.fullmatch(r"[A-Za-z0-9_.\-/\\:~]+", command) or command in ("{", "}", "[", "]"):
-        raise ValueError("not a command")
-    if command in ("npm", "pip", "git", "cd", "brew", "curl"):
-        raise ValueError("an install step, not a server")
+    stem = re.split(r"[\\/]", command)[-1].lower().removesuffix(".exe").removesuffix(".cmd")
+    # Only what starts servers: a sentence of prose is not a command line.
+    if not (stem in _LAUNCHERS or "mcp" in stem or "/" in command or "\\" in command):
+        raise ValueError("not a command that starts a server")
     entry: dict[str, Any] = {"command": command, "args": args}
     if env:
         entry["env"] = env

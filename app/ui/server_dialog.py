@@ -1110,12 +1110,12 @@ class ServerDialog(QDialog):
             for r in list(rows.rows):
                 rows._remove(r)
         self.load(entry)
-        self._mark_example_fields()
         # Detect secrets in what was pasted: the toggle turns on for API keys and Authorization.
         for rows, kind in ((self.env, "env"), (self.headers, "header")):
             for k, _v, s, _ in rows.rows:
                 if _looks_secret(k.text(), kind):
                     s.setChecked(True)
+        self._mark_example_fields()  # after the toggles: an example is shown, not masked
         # And `--api-key X`, `ghp_...` among the arguments (not the example values: they are asked).
         texts = self.args_value()
         self.arg_secrets.detect(
