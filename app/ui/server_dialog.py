@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QMessageBox,
     QPushButton,
+    QSizePolicy,
     QStackedWidget,
     QToolButton,
     QVBoxLayout,
@@ -492,11 +493,15 @@ class ServerDialog(QDialog):
         top = QHBoxLayout()
         top.addWidget(
             plain_label(
-                "Type the details below, or paste the JSON snippet from the server's README.", wrap=True
+                self.tr(
+                    "Type the details below, or paste the configuration snippet (or the command line) "
+                    "from the server's README."
+                ),
+                wrap=True,
             ),
             1,
         )
-        self.paste_button = QPushButton("Paste JSON…")
+        self.paste_button = QPushButton(self.tr("Paste snippet…"))
         self.paste_button.clicked.connect(self.paste_json)
         top.addWidget(self.paste_button)
         outer.addLayout(top)
@@ -528,11 +533,12 @@ class ServerDialog(QDialog):
         self.command.setPlaceholderText(
             self.tr("npx, uvx, python, a full path — or the whole command line from the README")
         )
-        self.split_note = plain_label("", wrap=True)
+        self.split_note = plain_label("", wrap=False)  # short lines: a wrapping label grows tall
         self.split_note.setObjectName("splitNote")
         self.split_note.setStyleSheet(
             "background: #e8f5e9; color: #1b5e20; padding: 6px; border-radius: 4px;"
         )
+        self.split_note.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         self.split_note.hide()
         sf.addRow("", self.split_note)
         self.runtime_line = plain_label("", wrap=True)
@@ -720,7 +726,8 @@ class ServerDialog(QDialog):
         self.set_args([*args, *self.args_value()])
         for key, value in env.items():
             self.env.add_row(key, value)
-        shown = " · ".join(visible_line(a)[:60] for a in args[:12]) + (" …" if len(args) > 12 else "")
+        shown = " · ".join(visible_line(a)[:60] for a in args[:12])
+        shown = shown[:110] + " …" if len(shown) > 110 or len(args) > 12 else shown
         lines = [self.tr("Split the command line: program “%1”").replace("%1", visible_line(command)[:80])]
         if args:
             lines.append(self.tr("%n argument(s): %1", "", len(args)).replace("%1", shown))
