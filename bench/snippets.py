@@ -11,8 +11,8 @@ the CLI's `import FILE` and the Paste box's own parser, either one counting); ho
 ask for example values; and with `--start`, of the distinct stdio launches, how many answer
 `initialize` within the time limit when run with dummy values for the asked keys (the command
 resolved through app.runtimes when that package is there, else the PATH). Remote entries are only
-checked to have a well-formed http(s) URL: this machine reaches no host but the package registries,
-so they are not contacted.
+checked to have a well-formed http(s) URL (a local proxy such as `npx mcp-remote URL` counts as
+remote): this machine reaches no host but the package registries, so they are not contacted.
 """
 
 from __future__ import annotations
@@ -238,6 +238,13 @@ def measure(
 
             for plan in plans:
                 entry = apply(plan, dummy_answers(plan, folder)).entry
+                if entry.transport == "stdio" and any(
+                    a.startswith(("http://", "https://")) for a in entry.args
+                ):
+                    # A local proxy to a remote server (mcp-remote URL): it would reach the internet.
+                    row.remote += 1
+                    row.remote_ok += any(_url_ok(a) for a in entry.args)
+                    continue
                 if entry.transport == "stdio":
                     key = (entry.command or "", *entry.args)
                     launches.setdefault(key, (entry, folder))
@@ -247,8 +254,7 @@ def measure(
                     row.launches.add(key)
                 else:
                     row.remote += 1
-                    parts = urlsplit(entry.url or "")
-                    row.remote_ok += parts.scheme in ("http", "https") and bool(parts.hostname)
+                    row.remote_ok += _url_ok(entry.url or "")
     if start and launches:
         print(
             f"starting {len(launches)} distinct stdio launches, {limit:.0f} s each at most:", file=sys.stderr
@@ -261,6 +267,14 @@ def measure(
                 else:
                     row.start_notes.append(f"{' '.join(key)[:80]}: {outcome[:120]}")
     return rows
+
+
+def _url_ok(url: str) -> bool:
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.hostname)
 
 
 def print_table(rows: list[Row], importer: str, start: bool) -> None:
