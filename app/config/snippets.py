@@ -321,13 +321,26 @@ def normalise_entry(raw: dict[str, Any]) -> dict[str, Any]:
         entry["disabled"] = True
     if entry.get("source") == "custom":  # Zed
         entry.pop("source")
-    for key in ("args",):
-        if isinstance(entry.get(key), list):
-            entry[key] = [_text(a) for a in entry[key]]
+    if isinstance(entry.get("args"), list):
+        entry["args"] = [_text(a) for a in entry["args"]]
+        _npx_yes(entry)
     for key in ("env", "headers"):
         if isinstance(entry.get(key), dict):
             entry[key] = {str(k): _text(v) for k, v in entry[key].items() if v is not None}
     return entry
+
+
+def _npx_yes(entry: dict[str, Any]) -> None:
+    """`npx pkg` → `npx -y pkg`. Without a terminal npx does not ask "Ok to proceed?": it stops
+    ("npx canceled due to missing packages and no YES option"), so a README line written for a
+    person who ran it once in a terminal would never start here."""
+    command = entry.get("command")
+    if not isinstance(command, str):
+        return
+    stem = command.replace("\\", "/").rsplit("/", 1)[-1].lower().removesuffix(".cmd").removesuffix(".exe")
+    args = entry["args"]
+    if stem == "npx" and args and not {"-y", "--yes", "--no", "--no-install"} & set(args):
+        entry["args"] = ["-y", *args]
 
 
 def _named(container: Mapping[str, Any]) -> dict[str, dict[str, Any]]:

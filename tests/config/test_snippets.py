@@ -59,7 +59,7 @@ def test_single_named_entry_and_bare_entry() -> None:
     assert list(bare) == ["filesystem"]
     # VS Code's `code --add-mcp '{...}'` carries the name inside.
     shell = 'code --add-mcp \'{"name":"playwright","command":"npx","args":["@playwright/mcp@latest"]}\''
-    assert entries(shell) == {"playwright": {"command": "npx", "args": ["@playwright/mcp@latest"]}}
+    assert entries(shell) == {"playwright": {"command": "npx", "args": ["-y", "@playwright/mcp@latest"]}}
 
 
 def test_markdown_fence_and_ellipsis_lines_are_dropped() -> None:
@@ -181,6 +181,19 @@ def test_command_lines() -> None:
         parse_snippet("npm install -g something")
     with pytest.raises(SnippetError):
         parse_snippet("Just some words about the server.\nAnd another line.")
+
+
+def test_npx_gets_its_yes() -> None:
+    """Without a terminal, `npx pkg` stops instead of asking to install: `-y` is added."""
+    assert entries('"pw": {"command": "npx", "args": ["@playwright/mcp@latest"]}')["pw"]["args"] == [
+        "-y",
+        "@playwright/mcp@latest",
+    ]
+    kept = entries(
+        '"a": {"command": "npx", "args": ["--yes", "pkg"]}, "b": {"command": "uvx", "args": ["y"]}'
+    )
+    assert kept["b"]["args"] == ["y"]
+    assert kept["a"]["args"] == ["--yes", "pkg"]
 
 
 def test_command_as_one_string_and_odd_values_are_made_text() -> None:
