@@ -193,7 +193,7 @@ def test_npx_gets_its_yes() -> None:
         '"a": {"command": "npx", "args": ["--yes", "pkg"]}, "b": {"command": "uvx", "args": ["y"]}'
     )
     assert kept["b"]["args"] == ["y"]
-    assert kept["a"]["args"] == ["--yes", "p"]
+    assert kept["a"]["args"] == ["--yes", "pkg"]
 
 
 def test_command_as_one_string_and_odd_values_are_made_text() -> None:
