@@ -8,8 +8,9 @@ The snippets are `tests/fixtures/snippets/<server>/NN.txt`, taken verbatim from 
 README (SOURCES.md says which). Per server the table gives: snippets found; imported (at least one
 entry with a command or URL, no problem; the "legacy" importer is main's before app.config.snippets:
 the CLI's `import FILE` and the Paste box's own parser, either one counting); how many of those
-ask for example values; and with `--start`, of the distinct stdio launches, how many answer
-`initialize` within the time limit when run with dummy values for the asked keys (the command
+ask for example values; and with `--start`, how many of the snippets with local (stdio) entries
+start (each of their entries answers `initialize`), and of the distinct stdio launches, how many
+answer `initialize` within the time limit when run with dummy values for the asked keys (the command
 resolved through app.runtimes when that package is there, else the PATH). Remote entries are only
 checked to have a well-formed http(s) URL (a local proxy such as `npx mcp-remote URL` counts as
 remote): this machine reaches no host but the package registries, so they are not contacted.
@@ -48,6 +49,9 @@ class Row:
     remote_ok: int = 0
     remote: int = 0
     started: int = 0
+    snippet_launches: list[set[tuple[str, ...]]] = field(default_factory=list)
+    """Per imported snippet with stdio entries: the launches it needs (it starts if all do)."""
+    snippets_started: int = 0
     start_notes: list[str] = field(default_factory=list)
 
 
@@ -207,6 +211,10 @@ def measure(
     rows: list[Row] = []
     launches: dict[tuple[str, ...], Any] = {}
     folder = tempfile.mkdtemp(prefix="mcp-desk-bench-")
+    # The dummy folder is a git repository, so a git server given it as --repository can start.
+    import subprocess
+
+    subprocess.run(["git", "init", "-q", folder], check=False)
     by_launch: dict[tuple[str, ...], list[Row]] = {}
     for server_dir in sorted(p for p in SNIPPETS.iterdir() if p.is_dir() and only(p.name)):
         row = Row(server_dir.name)
@@ -236,6 +244,7 @@ def measure(
                 continue
             from app.install.plan import apply
 
+            needs: set[tuple[str, ...]] = set()
             for plan in plans:
                 entry = apply(plan, dummy_answers(plan, folder)).entry
                 if entry.transport == "stdio" and any(
@@ -252,9 +261,12 @@ def measure(
                     if row not in by_launch[key]:
                         by_launch[key].append(row)
                     row.launches.add(key)
+                    needs.add(key)
                 else:
                     row.remote += 1
                     row.remote_ok += _url_ok(entry.url or "")
+            if needs:
+                row.snippet_launches.append(needs)
     if start and launches:
         print(
             f"starting {len(launches)} distinct stdio launches, {limit:.0f} s each at most:", file=sys.stderr
@@ -266,6 +278,10 @@ def measure(
                     row.started += 1
                 else:
                     row.start_notes.append(f"{' '.join(key)[:80]}: {outcome[:120]}")
+        for row in rows:
+            row.snippets_started = sum(
+                all(results.get(k, "") is None for k in n) for n in row.snippet_launches
+            )
     return rows
 
 
@@ -281,8 +297,8 @@ def print_table(rows: list[Row], importer: str, start: bool) -> None:
     head = "| server | snippets | imported | ask for example values |"
     line = "|---|---:|---:|---:|"
     if start:
-        head += " stdio launches | start | remote (URL ok) |"
-        line += "---:|---:|---:|"
+        head += " local snippets | they start | distinct launches | start | remote (URL ok) |"
+        line += "---:|---:|---:|---:|---:|"
     import app
 
     print(f"importer: {importer} (code in {Path(app.__file__).parent})\n")
@@ -292,7 +308,8 @@ def print_table(rows: list[Row], importer: str, start: bool) -> None:
     for r in rows:
         cells = f"| {r.server} | {r.found} | {r.imported} | {r.asking} |"
         if start:
-            cells += f" {len(r.launches)} | {r.started} | {r.remote} ({r.remote_ok}) |"
+            cells += f" {len(r.snippet_launches)} | {r.snippets_started} | {len(r.launches)} | {r.started} |"
+            cells += f" {r.remote} ({r.remote_ok}) |"
         print(cells)
         total.found += r.found
         total.imported += r.imported
@@ -301,8 +318,11 @@ def print_table(rows: list[Row], importer: str, start: bool) -> None:
         total.remote += r.remote
         total.remote_ok += r.remote_ok
         total.launches |= r.launches
+        total.snippet_launches += r.snippet_launches
+        total.snippets_started += r.snippets_started
     cells = f"| **total** | {total.found} | {total.imported} | {total.asking} |"
     if start:
+        cells += f" {len(total.snippet_launches)} | {total.snippets_started} |"
         cells += (
             f" {sum(len(r.launches) for r in rows)} | {total.started} | {total.remote} ({total.remote_ok}) |"
         )
