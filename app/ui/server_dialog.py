@@ -1240,7 +1240,7 @@ async def save_entry(window: Any, old_name: str | None, entry: Any, settings: di
     window.servers.select(entry.name)
     if old_name is not None:
         row = window.server_model.server(entry.name)
-        if row is not None and row.state in ("ready", "connecting"):
+        if row is not None and row.state in ("ready", "connecting", "installing"):
             await controller.reconnect_server(entry.name)
     return True
 
