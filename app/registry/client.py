@@ -154,7 +154,9 @@ class RegistryClient:
             if response.status_code == 404:
                 raise NotInRegistry("this server is not in the server directory (any more)")
             if response.status_code >= 400:
-                raise RegistryError(f"the server directory answered with an error (HTTP {response.status_code})")
+                raise RegistryError(
+                    f"the server directory answered with an error (HTTP {response.status_code})"
+                )
             if 300 <= response.status_code < 400:
                 raise RegistryError(f"the server directory sent us elsewhere (HTTP {response.status_code})")
             length = response.headers.get("content-length")

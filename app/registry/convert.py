@@ -89,13 +89,21 @@ def _package_way(pkg: Package, index: int, have: Callable[[str], bool]) -> Way:
             "cannot run yet; choose another way if there is one",
         )
     if kind == "npm":
-        return Way("npm", index, f"npm package {pkg.identifier}{version}", True, "node", available=have("npx"))
+        return Way(
+            "npm", index, f"npm package {pkg.identifier}{version}", True, "node", available=have("npx")
+        )
     if kind == "pypi":
-        return Way("pypi", index, f"Python package {pkg.identifier}{version}", True, "uv", available=have("uvx"))
+        return Way(
+            "pypi", index, f"Python package {pkg.identifier}{version}", True, "uv", available=have("uvx")
+        )
     if kind == "oci":
-        return Way("oci", index, f"Docker image {pkg.identifier}{version}", True, "docker", available=have("docker"))
+        return Way(
+            "oci", index, f"Docker image {pkg.identifier}{version}", True, "docker", available=have("docker")
+        )
     if kind == "nuget":
-        return Way("nuget", index, f".NET tool {pkg.identifier}{version}", True, "dotnet", available=have("dnx"))
+        return Way(
+            "nuget", index, f".NET tool {pkg.identifier}{version}", True, "dotnet", available=have("dnx")
+        )
     if kind == "mcpb":
         return Way(
             "mcpb",
@@ -106,8 +114,14 @@ def _package_way(pkg: Package, index: int, have: Callable[[str], bool]) -> Way:
             problem="this is a server package (.mcpb): download it and open it with "
             "Servers → Install a server package (.mcpb)…",
         )
-    return Way("other", index, f"{kind} package {pkg.identifier}{version}", True, None,
-               problem=f"MCP Desk cannot install {kind} packages")
+    return Way(
+        "other",
+        index,
+        f"{kind} package {pkg.identifier}{version}",
+        True,
+        None,
+        problem=f"MCP Desk cannot install {kind} packages",
+    )
 
 
 def ways(server: RegistryServer, have: Callable[[str], bool] | None = None) -> list[Way]:
@@ -136,7 +150,7 @@ def best_way(server: RegistryServer, have: Callable[[str], bool] | None = None) 
     """The way a plan uses when the person did not choose; None when the entry has none."""
     found = ways(server, have)
     usable = [w for w in found if w.problem is None]
-    return (usable or found or [None])[0]
+    return (usable or found)[0] if found else None
 
 
 def suggest_name(server: RegistryServer) -> str:
@@ -291,7 +305,9 @@ def to_plan(
         entry = _package_entry(name, server.packages[way.index], qs)
         runtime = {"node": "node", "uv": "uv", "docker": "docker"}.get(way.runtime or "", "binary")
         if not way.available:
-            program = {"docker": "Docker", "dotnet": "the .NET 10 SDK (dnx)"}.get(way.runtime or "", way.runtime)
+            program = {"docker": "Docker", "dotnet": "the .NET 10 SDK (dnx)"}.get(
+                way.runtime or "", way.runtime
+            )
             notes.append(f"This server needs {program}, which was not found on this computer.")
     note = status_note(server)
     if note:

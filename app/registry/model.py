@@ -209,7 +209,9 @@ class Icon:
         return cls(
             src=src,
             mime_type=_str(data, "mimeType"),
-            sizes=tuple(s for s in sizes[:MAX_ITEMS] if isinstance(s, str)) if isinstance(sizes, list) else (),
+            sizes=tuple(s for s in sizes[:MAX_ITEMS] if isinstance(s, str))
+            if isinstance(sizes, list)
+            else (),
             theme=_str(data, "theme"),
         )
 

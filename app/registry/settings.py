@@ -25,7 +25,9 @@ def normalise_url(url: str) -> str:
     text = url.strip()
     parts = urlsplit(text)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise BadRegistryUrl(f"not a web address of a server directory: {text!r} (it must start with https://)")
+        raise BadRegistryUrl(
+            f"not a web address of a server directory: {text!r} (it must start with https://)"
+        )
     if parts.query or parts.fragment:
         raise BadRegistryUrl(f"a server directory's address has no ?query or #fragment: {text!r}")
     return text.rstrip("/")

@@ -145,7 +145,9 @@ async def test_offline_shows_the_cached_list_with_its_time_and_says_so_otherwise
     await c.aclose()
 
 
-async def test_a_directory_answering_errors_falls_back_to_the_cache(registry: RegistryFixture, tmp_path: Path) -> None:
+async def test_a_directory_answering_errors_falls_back_to_the_cache(
+    registry: RegistryFixture, tmp_path: Path
+) -> None:
     c = new_client(registry, tmp_path, fresh_seconds=0)
     await c.search("time")
     registry.broken = True
@@ -218,7 +220,10 @@ def test_odd_answers_never_raise() -> None:
         {"server": {"name": 3}},
         {"server": {"name": "a/b", "packages": "npm", "remotes": [{"type": "sse"}], "icons": [1]}},
         {"server": {"name": "a/b", "packages": [{"registryType": "npm"}, {"identifier": "x"}]}},
-        {"server": {"name": "a/b", "description": "x" * 100_000}, "_meta": {"io.modelcontextprotocol.registry/official": []}},
+        {
+            "server": {"name": "a/b", "description": "x" * 100_000},
+            "_meta": {"io.modelcontextprotocol.registry/official": []},
+        },
     ]
     results = [RegistryServer.from_response(o) for o in odd]
     assert results[:4] == [None, None, None, None]

@@ -44,11 +44,18 @@ def test_npm_runs_with_npx_at_the_exact_version() -> None:
 def test_pypi_runs_with_uvx_and_a_named_argument_with_choices() -> None:
     plan = to_plan(entry("io.github.modelcontextprotocol/time"), have=everything)
     assert plan.entry.command == "uvx"
-    assert plan.entry.args == [f"mcp-server-time=={TIME_VERSION}", "--local-timezone", "${ask:local-timezone}"]
+    assert plan.entry.args == [
+        f"mcp-server-time=={TIME_VERSION}",
+        "--local-timezone",
+        "${ask:local-timezone}",
+    ]
     (q,) = plan.questions
     assert (q.kind, q.choices, q.required) == ("choice", ("UTC", "Europe/Paris", "Asia/Shanghai"), False)
     assert apply(plan, {}).entry.args == [f"mcp-server-time=={TIME_VERSION}"]  # flag dropped with its value
-    assert apply(plan, {"local-timezone": "Asia/Shanghai"}).entry.args[-2:] == ["--local-timezone", "Asia/Shanghai"]
+    assert apply(plan, {"local-timezone": "Asia/Shanghai"}).entry.args[-2:] == [
+        "--local-timezone",
+        "Asia/Shanghai",
+    ]
     assert plan.runtime == "uv"
 
 
@@ -150,7 +157,9 @@ def test_the_way_picked_first_and_the_others_offered() -> None:
 
 def test_a_deprecated_entry_keeps_its_note_in_the_plan() -> None:
     plan = to_plan(entry("io.github.example/old-weather"), have=everything)
-    assert plan.notes == ["The server directory marks this server as deprecated: Use io.github.example/weather instead"]
+    assert plan.notes == [
+        "The server directory marks this server as deprecated: Use io.github.example/weather instead"
+    ]
 
 
 def test_images_of_other_registries_are_named_with_their_host() -> None:
@@ -160,8 +169,23 @@ def test_images_of_other_registries_are_named_with_their_host() -> None:
         return to_plan(server, have=everything).entry.args[3]
 
     assert image({"registryType": "oci", "identifier": "ghcr.io/o/i:2.0.0"}) == "ghcr.io/o/i:2.0.0"
-    assert image({"registryType": "oci", "identifier": "o/i", "version": "2", "registryBaseUrl": "https://ghcr.io"}) == "ghcr.io/o/i:2"
-    assert image({"registryType": "oci", "identifier": "o/i", "version": "2", "registryBaseUrl": "https://docker.io"}) == "o/i:2"
+    assert (
+        image(
+            {"registryType": "oci", "identifier": "o/i", "version": "2", "registryBaseUrl": "https://ghcr.io"}
+        )
+        == "ghcr.io/o/i:2"
+    )
+    assert (
+        image(
+            {
+                "registryType": "oci",
+                "identifier": "o/i",
+                "version": "2",
+                "registryBaseUrl": "https://docker.io",
+            }
+        )
+        == "o/i:2"
+    )
     assert image({"registryType": "oci", "identifier": "o/i@sha256:ab", "version": "2"}) == "o/i@sha256:ab"
 
 
@@ -181,7 +205,8 @@ def test_repeated_positional_arguments_and_names() -> None:
         {"server": {"name": "io.github.x/Files Server!", "packages": [
             {"registryType": "npm", "identifier": "@x/files", "version": "1",
              "packageArguments": [{"type": "positional", "valueHint": "target_dir", "isRequired": True,
-                                   "isRepeated": True, "format": "filepath", "description": "Folders to share"}]}]}}
+                                   "isRepeated": True, "format": "filepath",
+                                   "description": "Folders to share"}]}]}}
     )  # fmt: skip
     assert server is not None
     plan = to_plan(server, have=everything)

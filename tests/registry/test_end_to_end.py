@@ -48,7 +48,9 @@ async def test_a_remote_entry_with_a_secret_header_connects(
         await manager.shutdown()
 
 
-async def test_a_wrong_key_does_not_connect(notes_server: str, registry: RegistryFixture, tmp_path: Path) -> None:
+async def test_a_wrong_key_does_not_connect(
+    notes_server: str, registry: RegistryFixture, tmp_path: Path
+) -> None:
     # The check above can fail: the server really wants the key.
     c = RegistryClient(registry.base, cache=ResponseCache(tmp_path / "cache"))
     plan = to_plan(await c.latest("com.example/notes"))

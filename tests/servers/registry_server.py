@@ -45,7 +45,9 @@ def _icon_png() -> bytes:
     return badge(32, 32, (40, 120, 200))
 
 
-def _response(server: dict[str, Any], status: str = "active", *, latest: bool = True, **meta: Any) -> dict[str, Any]:
+def _response(
+    server: dict[str, Any], status: str = "active", *, latest: bool = True, **meta: Any
+) -> dict[str, Any]:
     official: dict[str, Any] = {
         "status": status,
         "publishedAt": "2026-09-01T10:00:00Z",
@@ -66,8 +68,11 @@ def entries(base: str, remote_url: str) -> list[dict[str, Any]]:
                 "title": "Memory",
                 "description": "Knowledge graph memory: remembers people, things and how they relate.",
                 "version": MEMORY_VERSION,
-                "repository": {"url": "https://github.com/modelcontextprotocol/servers", "source": "github",
-                               "subfolder": "src/memory"},
+                "repository": {
+                    "url": "https://github.com/modelcontextprotocol/servers",
+                    "source": "github",
+                    "subfolder": "src/memory",
+                },
                 "websiteUrl": "https://modelcontextprotocol.io/examples",
                 "icons": [{"src": f"{base}/icons/memory.png", "mimeType": "image/png"}],
                 "packages": [
@@ -94,8 +99,12 @@ def entries(base: str, remote_url: str) -> list[dict[str, Any]]:
                 "description": "An old version of the memory server.",
                 "version": "0.6.0",
                 "packages": [
-                    {"registryType": "npm", "identifier": "@modelcontextprotocol/server-memory",
-                     "version": "0.6.0", "transport": {"type": "stdio"}}
+                    {
+                        "registryType": "npm",
+                        "identifier": "@modelcontextprotocol/server-memory",
+                        "version": "0.6.0",
+                        "transport": {"type": "stdio"},
+                    }
                 ],
             },
             latest=False,
@@ -147,18 +156,29 @@ def entries(base: str, remote_url: str) -> list[dict[str, Any]]:
                                 "name": "--mount",
                                 "value": "type=bind,src={cache_dir},dst=/cache",
                                 "variables": {
-                                    "cache_dir": {"description": "A folder for the cache", "format": "filepath",
-                                                  "isRequired": True}
+                                    "cache_dir": {
+                                        "description": "A folder for the cache",
+                                        "format": "filepath",
+                                        "isRequired": True,
+                                    }
                                 },
                             }
                         ],
                         "packageArguments": [
-                            {"type": "positional", "valueHint": "units", "default": "metric",
-                             "choices": ["metric", "imperial"]}
+                            {
+                                "type": "positional",
+                                "valueHint": "units",
+                                "default": "metric",
+                                "choices": ["metric", "imperial"],
+                            }
                         ],
                         "environmentVariables": [
-                            {"name": "OPENWEATHER_API_KEY", "description": "Your OpenWeather API key",
-                             "isRequired": True, "isSecret": True},
+                            {
+                                "name": "OPENWEATHER_API_KEY",
+                                "description": "Your OpenWeather API key",
+                                "isRequired": True,
+                                "isSecret": True,
+                            },
                             {"name": "LOG_LEVEL", "default": "info"},
                         ],
                     }
@@ -186,8 +206,11 @@ def entries(base: str, remote_url: str) -> list[dict[str, Any]]:
                                 "isRequired": True,
                                 "isSecret": True,
                                 "variables": {
-                                    "api_key": {"description": "Your notes API key", "isRequired": True,
-                                                "isSecret": True}
+                                    "api_key": {
+                                        "description": "Your notes API key",
+                                        "isRequired": True,
+                                        "isSecret": True,
+                                    }
                                 },
                             }
                         ],
@@ -195,8 +218,12 @@ def entries(base: str, remote_url: str) -> list[dict[str, Any]]:
                     {"type": "sse", "url": "https://notes.example.com/sse"},
                 ],
                 "packages": [
-                    {"registryType": "npm", "identifier": "@example/notes-mcp", "version": "3.1.0",
-                     "transport": {"type": "stdio"}}
+                    {
+                        "registryType": "npm",
+                        "identifier": "@example/notes-mcp",
+                        "version": "3.1.0",
+                        "transport": {"type": "stdio"},
+                    }
                 ],
             }
         ),
@@ -211,8 +238,12 @@ def entries(base: str, remote_url: str) -> list[dict[str, Any]]:
                         "type": "sse",
                         "url": "https://{region}.search.example.com/sse",
                         "variables": {
-                            "region": {"description": "Your region", "choices": ["eu", "us"], "default": "eu",
-                                       "isRequired": True}
+                            "region": {
+                                "description": "Your region",
+                                "choices": ["eu", "us"],
+                                "default": "eu",
+                                "isRequired": True,
+                            }
                         },
                         "headers": [{"name": "X-Api-Key", "isRequired": True, "isSecret": True}],
                     }
@@ -226,8 +257,12 @@ def entries(base: str, remote_url: str) -> list[dict[str, Any]]:
                 "description": "The first weather server.",
                 "version": "0.9.5",
                 "packages": [
-                    {"registryType": "npm", "identifier": "@example/old-weather", "version": "0.9.5",
-                     "transport": {"type": "stdio"}}
+                    {
+                        "registryType": "npm",
+                        "identifier": "@example/old-weather",
+                        "version": "0.9.5",
+                        "transport": {"type": "stdio"},
+                    }
                 ],
             },
             "deprecated",
@@ -239,8 +274,12 @@ def entries(base: str, remote_url: str) -> list[dict[str, Any]]:
                 "description": "A server its author removed.",
                 "version": "1.0.0",
                 "packages": [
-                    {"registryType": "npm", "identifier": "@example/gone", "version": "1.0.0",
-                     "transport": {"type": "stdio"}}
+                    {
+                        "registryType": "npm",
+                        "identifier": "@example/gone",
+                        "version": "1.0.0",
+                        "transport": {"type": "stdio"},
+                    }
                 ],
             },
             "deleted",
@@ -252,10 +291,17 @@ def entries(base: str, remote_url: str) -> list[dict[str, Any]]:
                 "description": "A sample .NET tool.",
                 "version": "0.5.0",
                 "packages": [
-                    {"registryType": "nuget", "identifier": "Knapcode.SampleMcpServer", "version": "0.5.0",
-                     "runtimeHint": "dnx", "transport": {"type": "stdio"},
-                     "packageArguments": [{"type": "positional", "value": "mcp"},
-                                          {"type": "positional", "value": "start"}]}
+                    {
+                        "registryType": "nuget",
+                        "identifier": "Knapcode.SampleMcpServer",
+                        "version": "0.5.0",
+                        "runtimeHint": "dnx",
+                        "transport": {"type": "stdio"},
+                        "packageArguments": [
+                            {"type": "positional", "value": "mcp"},
+                            {"type": "positional", "value": "start"},
+                        ],
+                    }
                 ],
             }
         ),
@@ -265,9 +311,13 @@ def entries(base: str, remote_url: str) -> list[dict[str, Any]]:
                 "description": "A text editor, as a server package.",
                 "version": "1.0.2",
                 "packages": [
-                    {"registryType": "mcpb",
-                     "identifier": "https://github.com/example/text-editor/releases/download/v1.0.2/te.mcpb",
-                     "version": "1.0.2", "fileSha256": "fe" * 32, "transport": {"type": "stdio"}}
+                    {
+                        "registryType": "mcpb",
+                        "identifier": "https://github.com/example/text-editor/releases/download/v1.0.2/te.mcpb",
+                        "version": "1.0.2",
+                        "fileSha256": "fe" * 32,
+                        "transport": {"type": "stdio"},
+                    }
                 ],
             }
         ),
@@ -280,8 +330,12 @@ def entries(base: str, remote_url: str) -> list[dict[str, Any]]:
                     "description": f"Filler server number {i}.",
                     "version": f"1.0.{i}",
                     "packages": [
-                        {"registryType": "npm", "identifier": f"@example/filler-{i}", "version": f"1.0.{i}",
-                         "transport": {"type": "stdio"}}
+                        {
+                            "registryType": "npm",
+                            "identifier": f"@example/filler-{i}",
+                            "version": f"1.0.{i}",
+                            "transport": {"type": "stdio"},
+                        }
                     ],
                 }
             )
@@ -377,7 +431,9 @@ def _socket() -> socket.socket:
 
 
 @contextlib.contextmanager
-def start_registry(fixture: RegistryFixture | None = None, *, timeout: float = 30.0) -> Iterator[RegistryFixture]:
+def start_registry(
+    fixture: RegistryFixture | None = None, *, timeout: float = 30.0
+) -> Iterator[RegistryFixture]:
     """Serve the directory in a thread of this process until the block ends (then it is gone:
     connections to its port are refused, as for a computer that is offline)."""
     import uvicorn
@@ -414,7 +470,9 @@ def start_registry(fixture: RegistryFixture | None = None, *, timeout: float = 3
 
 
 def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(prog="python -m tests.servers.registry_server", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(
+        prog="python -m tests.servers.registry_server", description=__doc__.split("\n\n")[0]
+    )
     p.add_argument("--remote-url", default="http://127.0.0.1:9/mcp", help="where the remote entry points")
     p.add_argument("--page-size", type=int, default=3)
     a = p.parse_args(argv)
