@@ -7,7 +7,8 @@ What a person sees is decided here, once: a `deleted` entry is never shown; a `d
 shown with its note, as the registry's changelog says ("deprecated but still visible with a warning
 message"), because it still runs; an entry that is not the latest version is left out.
 
-Limits, since the directory is someone else's server: an answer is read as a stream and dropped past
+Limits, since the directory is someone else's server: an answer is read as a stream (on a worker
+thread) and dropped past
 `MAX_LIST_BYTES` (a page) or `MAX_DETAIL_BYTES` (one server); connect and read time-outs are short;
 no redirects are followed. Every answer is cached on disk (`app.registry.cache`): a fresh one is
 used as is, and when the directory cannot be reached the cached one is shown, marked offline with
@@ -19,9 +20,11 @@ carry scripts and is not fetched.
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
 import logging
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -124,33 +127,38 @@ def sniff_image(data: bytes) -> str | None:
 class RegistryClient:
     base_url: str
     cache: ResponseCache | None = field(default_factory=ResponseCache)
-    http: httpx2.AsyncClient | None = None
+    http: httpx2.Client | None = None
     fresh_seconds: float = FRESH_SECONDS
     _icons: dict[str, bytes | None] = field(default_factory=dict, init=False, repr=False)
-    _own_http: bool = field(default=False, init=False, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.base_url = normalise_url(self.base_url)
 
     # --- plumbing ------------------------------------------------------------------------------
-    def _client(self) -> httpx2.AsyncClient:
-        if self.http is None:
-            self.http = httpx2.AsyncClient(
-                timeout=httpx2.Timeout(CONNECT_TIMEOUT, read=READ_TIMEOUT),
-                follow_redirects=False,
-                headers={"Accept": "application/json", "User-Agent": "MCP-Desk"},
-            )
-            self._own_http = True
-        return self.http
+    # Reads run on a worker thread with httpx2's blocking client. Why not the async client on the
+    # qasync loop: a read cut short (an answer too large, a search superseded and cancelled)
+    # leaves httpcore's inner async generator to the garbage collector, and qasync installs no
+    # async-generator hooks, so it is finalized outside any running loop and fails. On a thread
+    # the awaiting task is cancelled at once and the read, bounded by the time-outs and the size
+    # limit, ends there on its own.
+    def _client(self) -> httpx2.Client:
+        with self._lock:
+            if self.http is None:
+                self.http = httpx2.Client(
+                    timeout=httpx2.Timeout(CONNECT_TIMEOUT, read=READ_TIMEOUT),
+                    follow_redirects=False,
+                    headers={"Accept": "application/json", "User-Agent": "MCP-Desk"},
+                )
+            return self.http
 
     async def aclose(self) -> None:
-        if self.http is not None and self._own_http:
-            await self.http.aclose()
-            self.http = None
+        http, self.http = self.http, None
+        if http is not None:
+            await asyncio.to_thread(http.close)
 
-    async def _download(self, url: str, limit: int, *, accept: str = "application/json") -> bytes:
-        """The body of a GET, at most `limit` bytes; raises RegistryError / transport errors."""
-        async with self._client().stream("GET", url, headers={"Accept": accept}) as response:
+    def _read(self, url: str, limit: int, accept: str) -> bytes:
+        with self._client().stream("GET", url, headers={"Accept": accept}) as response:
             if response.status_code == 404:
                 raise NotInRegistry("this server is not in the server directory (any more)")
             if response.status_code >= 400:
@@ -164,15 +172,20 @@ class RegistryClient:
                 raise RegistryError("the server directory's answer is too large to read")
             chunks: list[bytes] = []
             size = 0
-            async for chunk in response.aiter_bytes():
+            for chunk in response.iter_bytes():
                 size += len(chunk)
                 if size > limit:
                     raise RegistryError("the server directory's answer is too large to read")
                 chunks.append(chunk)
             return b"".join(chunks)
 
+    async def _download(self, url: str, limit: int, *, accept: str = "application/json") -> bytes:
+        """The body of a GET, at most `limit` bytes; raises RegistryError / transport errors."""
+        return await asyncio.to_thread(self._read, url, limit, accept)
+
     async def _get(self, url: str, limit: int, *, refresh: bool = False) -> _Fetched:
-        cached = self.cache.get(url) if self.cache is not None else None
+        # The cache is files (an fsync on each write): on a worker thread, like the reads.
+        cached = await asyncio.to_thread(self.cache.get, url) if self.cache is not None else None
         if cached is not None and not refresh and cached.age < self.fresh_seconds:
             return _Fetched(cached.body, cached.fetched_at)
         try:
@@ -190,7 +203,7 @@ class RegistryClient:
             raise
         now = time.time()
         if self.cache is not None:
-            self.cache.put(url, body, now)
+            await asyncio.to_thread(self.cache.put, url, body, now)
         return _Fetched(body, now)
 
     @staticmethod
@@ -217,7 +230,7 @@ class RegistryClient:
     ) -> Page:
         """One page of entries matching `text` (the directory matches names and descriptions)."""
         fetched = await self._get(self.list_url(text, cursor, limit), MAX_LIST_BYTES, refresh=refresh)
-        data = self._json(fetched.body)
+        data = await asyncio.to_thread(self._json, fetched.body)  # up to 4 MB: not on the GUI thread
         if not isinstance(data, dict) or not isinstance(data.get("servers"), list):
             raise RegistryError("the server directory's answer is not a list of servers")
         servers: list[RegistryServer] = []
