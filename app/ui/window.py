@@ -243,6 +243,9 @@ class MainWindow(QMainWindow):
         add = QAction("&Add server…", self)
         add.triggered.connect(self.add_server)
         m.addAction(add)
+        from app.ui.open_target import add_link_actions
+
+        add_link_actions(self, m)  # h-links: "Open an install link…", Ctrl+V of a link on the list
         self.import_menu = m.addMenu("&Import from")
         for label, source in (
             ("Claude Desktop", "claude"),
