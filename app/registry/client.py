@@ -9,12 +9,12 @@ message"), because it still runs; an entry that is not the latest version is lef
 
 Limits, since the directory is someone else's server: an answer is read as a stream (on a worker
 thread) and dropped past `MAX_LIST_BYTES` (a page) or `MAX_DETAIL_BYTES` (one server); connect and
-read time-outs are short; no redirects are followed. Every answer is cached on disk (`app.registry.cache`): a fresh one is
-used as is, and when the directory cannot be reached the cached one is shown, marked offline with
-its age. Icons are fetched only from https addresses (plain http only from this computer, when the
-directory itself is on this computer: a test's fixture), up to `MAX_ICON_BYTES`, and only PNG,
-JPEG or WebP data is returned (checked by its first bytes, not by what the server says). An SVG may
-carry scripts and is not fetched.
+read time-outs are short; no redirects are followed. Every answer is cached on disk
+(`app.registry.cache`): a fresh one is used as is, and when the directory cannot be reached the
+cached one is shown, marked offline with its age. Icons are fetched only from https addresses (plain
+http only from this computer, when the directory itself is on this computer: a test's fixture), up
+to `MAX_ICON_BYTES`, and only PNG, JPEG or WebP data is returned (checked by its first bytes, not by
+what the server says). An SVG may carry scripts and is not fetched.
 """
 
 from __future__ import annotations

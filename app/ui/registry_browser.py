@@ -12,7 +12,8 @@ from <time>" (the cached answer) with Retry; "the server directory cannot be rea
 internet connection" with Retry, when nothing was cached.
 
 Add builds the entry's `InstallPlan` (the way chosen in "How it runs", best first) and hands it to
-`app.ui.registry_add.install`, the shared install dialog.
+`app.ui.install_dialog.install_plan`, the dialog every source shares (name, questions, keys to the
+keychain, then "allow this program to run?" for a local one, then it connects).
 """
 
 from __future__ import annotations
@@ -488,7 +489,9 @@ class RegistryBrowser(QWidget):
         way = self._ways[index] if 0 <= index < len(self._ways) else None
         problem = None if way is None else way.problem
         if way is None and self.current is not None:
-            problem = "this entry of the server directory says neither where it runs nor how to install it"
+            problem = _tr(
+                "This entry of the server directory says neither where it runs nor how to install it."
+            )
         self.way_problem.setText(problem or "")
         self.way_problem.setVisible(bool(problem))
         self.add_button.setEnabled(way is not None and way.problem is None)
@@ -521,7 +524,7 @@ class RegistryBrowser(QWidget):
 
     async def _add(self, server: RegistryServer, way: Way | None) -> None:
         from app.registry.convert import CannotAdd, to_plan
-        from app.ui.registry_add import install
+        from app.ui.install_dialog import install_plan
 
         try:
             plan = to_plan(server, way, icon=self.model.icon_bytes.get(server.name))
@@ -531,7 +534,7 @@ class RegistryBrowser(QWidget):
             return
         self.add_button.setEnabled(False)
         try:
-            name = await install(self.window_, plan)
+            name = await install_plan(self.window_, plan)
         finally:
             self.add_button.setEnabled(True)
         if name:

@@ -5,13 +5,13 @@ only) and an npm package (→ "allow this program to run?" → connected)."""
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QLineEdit
 
 from tests.servers.registry_fixtures import *  # noqa: F403  (fixtures: registry, notes_server)
 from tests.servers.registry_fixtures import NOTES_TOKEN
@@ -33,6 +33,14 @@ def close(qtbot: Any, browser: Any) -> None:
     client = browser._client
     browser.close()  # its connections are closed, not left to the garbage collector
     qtbot.waitUntil(lambda: client is None or client.http is None, timeout=5000)
+
+
+def install_dialog(qtbot: Any, window: Any) -> Any:
+    qtbot.waitUntil(
+        lambda: getattr(window, "install_dialog", None) is not None and window.install_dialog.isVisible(),
+        timeout=10000,
+    )
+    return window.install_dialog
 
 
 def rows(browser: Any) -> list[str]:
@@ -118,15 +126,14 @@ def test_add_a_remote_with_a_key_and_it_connects(
     qtbot.waitUntil(lambda: rows(browser) == ["com.example/notes"], timeout=10000)
     qtbot.waitUntil(lambda: browser.add_button.isEnabled())
     browser.add_button.click()
-    qtbot.waitUntil(lambda: getattr(window, "registry_add_dialog", None) is not None, timeout=5000)
-    dialog = window.registry_add_dialog
+    dialog = install_dialog(qtbot, window)
+    assert dialog.title_label.text() == "Notes (online)"
     assert dialog.name_edit.text() == "notes"
-    assert dialog.fields["api_key"].echoMode().name == "Password"
-    dialog.add_button.click()  # the key is missing: the dialog stays and says so
-    qtbot.waitUntil(lambda: dialog.error.isVisibleTo(dialog))
-    assert dialog.error.text() == "Fill in “api_key”: it is required."
-    dialog.set_answer("api_key", NOTES_TOKEN)
-    with qtbot.waitSignal(browser.added, timeout=10000) as added:
+    edit = dialog.fields["api_key"].edit
+    assert edit.echoMode() == QLineEdit.EchoMode.Password
+    assert not dialog.add_button.isEnabled()  # the key is required
+    qtbot.keyClicks(edit, NOTES_TOKEN)
+    with qtbot.waitSignal(browser.added, timeout=15000) as added:
         dialog.add_button.click()
     assert added.args == ["notes"]
     wait_state(qtbot, window, "notes", "ready")
@@ -146,9 +153,10 @@ def test_add_a_remote_with_a_key_and_it_connects(
 
 
 @pytest.mark.slow
-def test_add_an_npm_package_asks_to_run_it_then_connects(qtbot: Any, aloop: Any, config_dir: Path) -> None:
-    if shutil.which("npx") is None:
-        pytest.skip("npx is not on this computer")
+def test_add_an_npm_package_asks_to_run_it_then_connects(
+    qtbot: Any, aloop: Any, config_dir: Path, tmp_path: Path
+) -> None:
+    # npx is the person's own or the built-in Node.js's (app/runtimes): it always runs.
     with start_registry() as fx, open_desk(qtbot) as window:
         asked: list[str] = []
         window.trust_prompter.asked.connect(asked.append)  # open_desk presses Allow when asked
@@ -159,13 +167,16 @@ def test_add_an_npm_package_asks_to_run_it_then_connects(qtbot: Any, aloop: Any,
         )
         qtbot.waitUntil(lambda: browser.add_button.isEnabled())
         browser.add_button.click()
-        qtbot.waitUntil(lambda: getattr(window, "registry_add_dialog", None) is not None, timeout=5000)
-        window.registry_add_dialog.add_button.click()  # nothing required
+        dialog = install_dialog(qtbot, window)
+        memory_file = tmp_path / "memory.jsonl"
+        dialog.fields["MEMORY_FILE_PATH"].edit.setText(str(memory_file))
+        dialog.add_button.click()
         qtbot.waitUntil(lambda: asked == ["server-memory"], timeout=20000)
         wait_state(qtbot, window, "server-memory", "ready", timeout=180)
         entry = json.loads((config_dir / "servers.json").read_text())["mcpServers"]["server-memory"]
         assert entry == {
             "command": "npx",
             "args": ["-y", f"@modelcontextprotocol/server-memory@{MEMORY_VERSION}"],
+            "env": {"MEMORY_FILE_PATH": str(memory_file)},
         }
         close(qtbot, browser)
