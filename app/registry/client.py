@@ -23,7 +23,6 @@ import asyncio
 import ipaddress
 import json
 import logging
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -126,38 +125,34 @@ def sniff_image(data: bytes) -> str | None:
 class RegistryClient:
     base_url: str
     cache: ResponseCache | None = field(default_factory=ResponseCache)
-    http: httpx2.Client | None = None
     fresh_seconds: float = FRESH_SECONDS
     _icons: dict[str, bytes | None] = field(default_factory=dict, init=False, repr=False)
-    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.base_url = normalise_url(self.base_url)
 
     # --- plumbing ------------------------------------------------------------------------------
-    # Reads run on a worker thread with httpx2's blocking client. Why not the async client on the
-    # qasync loop: a read cut short (an answer too large, a search superseded and cancelled)
-    # leaves httpcore's inner async generator to the garbage collector, and qasync installs no
-    # async-generator hooks, so it is finalized outside any running loop and fails. On a thread
-    # the awaiting task is cancelled at once and the read, bounded by the time-outs and the size
-    # limit, ends there on its own.
-    def _client(self) -> httpx2.Client:
-        with self._lock:
-            if self.http is None:
-                self.http = httpx2.Client(
-                    timeout=httpx2.Timeout(CONNECT_TIMEOUT, read=READ_TIMEOUT),
-                    follow_redirects=False,
-                    headers={"Accept": "application/json", "User-Agent": "MCP-Desk"},
-                )
-            return self.http
+    # Each read runs on a worker thread with its own httpx2 blocking client, closed when the read
+    # ends. Why not the async client on the qasync loop: a read cut short (an answer too large, a
+    # search superseded and cancelled) leaves httpcore's inner async generator to the garbage
+    # collector, and qasync installs no async-generator hooks, so it is finalized outside any
+    # running loop and fails. On a thread the awaiting task is cancelled at once and the read,
+    # bounded by the time-outs and the size limit, ends there on its own, closing its sockets;
+    # nothing is shared between reads, so nothing is left open when the browser closes.
+    # (A new connection per search costs one TLS handshake; searches are debounced.)
+    @staticmethod
+    def _new_http() -> httpx2.Client:
+        return httpx2.Client(
+            timeout=httpx2.Timeout(CONNECT_TIMEOUT, read=READ_TIMEOUT),
+            follow_redirects=False,
+            headers={"Accept": "application/json", "User-Agent": "MCP-Desk"},
+        )
 
     async def aclose(self) -> None:
-        http, self.http = self.http, None
-        if http is not None:
-            await asyncio.to_thread(http.close)
+        """Nothing is kept open between reads; kept so callers need not know."""
 
     def _read(self, url: str, limit: int, accept: str) -> bytes:
-        with self._client().stream("GET", url, headers={"Accept": accept}) as response:
+        with self._new_http() as http, http.stream("GET", url, headers={"Accept": accept}) as response:
             if response.status_code == 404:
                 raise NotInRegistry("this server is not in the server directory (any more)")
             if response.status_code >= 400:
