@@ -182,10 +182,14 @@ class _Questions:
         elif inp.format == "filepath":
             words = f"{label} {inp.description}".lower()
             kind = "directory" if any(w in words for w in ("dir", "folder")) else "file"
+        # A short description reads better than a variable's name ("Your notes API key" rather
+        # than "api_key"); a long one stays the help text under the field.
+        text = " ".join(inp.description.split())
+        short = text.rstrip(".") if 0 < len(text) <= 48 else ""
         q = Question(
             key=key,
-            label=label,
-            description=" ".join(inp.description.split()),
+            label=short or label,
+            description="" if short else text,
             kind=kind,
             required=inp.is_required,
             secret=inp.is_secret,

@@ -109,6 +109,7 @@ class ResultsModel(QAbstractListModel):
         self.servers: list[RegistryServer] = []
         self.icons: dict[str, QIcon] = {}
         self.icon_bytes: dict[str, bytes] = {}
+        self._kind_icons: dict[str, QIcon] = {}
 
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.servers)
@@ -127,12 +128,25 @@ class ResultsModel(QAbstractListModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             return plain_tooltip(f"{s.name}\n\n{s.description}")
         if role == Qt.ItemDataRole.DecorationRole:
-            return self.icons.get(s.name)
+            # An entry without an icon gets the platform's icon for where it runs: rows line up.
+            return self.icons.get(s.name) or self.kind_icon(bool(s.remotes))
         if role == self.ServerRole:
             return s
         if role == self.KindRole:
             return "remote" if s.remotes else "local"
         return None
+
+    def kind_icon(self, remote: bool) -> QIcon:
+        from PySide6.QtWidgets import QApplication, QStyle
+
+        key = "remote" if remote else "local"
+        icon = self._kind_icons.get(key)
+        if icon is None:
+            pixmap = (
+                QStyle.StandardPixmap.SP_DriveNetIcon if remote else QStyle.StandardPixmap.SP_ComputerIcon
+            )
+            icon = self._kind_icons[key] = QApplication.style().standardIcon(pixmap)
+        return icon
 
     def reset(self, servers: list[RegistryServer]) -> None:
         self.beginResetModel()
@@ -220,6 +234,7 @@ class RegistryBrowser(QWidget):
         self.list.setModel(self.model)
         self.list.setIconSize(QSize(ICON_SIZE, ICON_SIZE))
         self.list.setUniformItemSizes(True)
+        self.list.setSpacing(3)
         self.list.setWordWrap(False)
         self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.list.selectionModel().currentChanged.connect(self._selected)
@@ -238,6 +253,7 @@ class RegistryBrowser(QWidget):
         split.addWidget(self.detail)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
+        split.setSizes([560, 420])
 
         top = QHBoxLayout()
         top.addWidget(self.search, 1)
@@ -263,6 +279,8 @@ class RegistryBrowser(QWidget):
         head.addWidget(self.detail_icon)
         head.addWidget(self.detail_title, 1)
         v.addLayout(head)
+        self.detail_name = plain_label()
+        self.detail_name.setEnabled(False)  # the directory's own name: quieter than the title
         self.detail_meta = plain_label()
         self.detail_description = plain_label()
         self.detail_notes = plain_label()
@@ -274,12 +292,20 @@ class RegistryBrowser(QWidget):
         self.way_box = QComboBox()
         self.way_box.setObjectName("registryWay")
         self.way_box.currentIndexChanged.connect(self._way_changed)
+        self.way_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.way_box.setMinimumContentsLength(24)
         self.way_problem = plain_label()
         self.add_button = QPushButton(_tr("Add…"))
         self.add_button.setObjectName("registryAdd")
         self.add_button.setDefault(True)
         self.add_button.clicked.connect(self.add_current)
-        for w in (self.detail_meta, self.detail_description, self.detail_notes, self.detail_repository):
+        for w in (
+            self.detail_name,
+            self.detail_meta,
+            self.detail_description,
+            self.detail_notes,
+            self.detail_repository,
+        ):
             v.addWidget(w)
         v.addWidget(self.website_button, 0, Qt.AlignmentFlag.AlignLeft)
         v.addSpacing(8)
@@ -440,16 +466,21 @@ class RegistryBrowser(QWidget):
         self.current = server
         self.detail.setEnabled(server is not None)
         if server is None:
-            for label in (self.detail_title, self.detail_meta, self.detail_description, self.detail_notes,
-                          self.detail_repository, self.way_problem):  # fmt: skip
+            labels = (self.detail_title, self.detail_name, self.detail_meta, self.detail_description,
+                      self.detail_notes, self.detail_repository, self.way_problem)  # fmt: skip
+            for label in labels:
                 label.setText("")
             self.detail_icon.setPixmap(QPixmap())
-            self.website_button.hide()
+            for widget in (self.website_button, self.way_label, self.way_box, self.add_button):
+                widget.hide()
             self.way_box.clear()
             self.add_button.setEnabled(False)
             return
+        for widget in (self.way_label, self.way_box, self.add_button):
+            widget.show()
         self.detail_title.setText(server.display_title)
-        meta = [server.name]
+        self.detail_name.setText(server.name)
+        meta = []
         if server.version:
             meta.append(_tr("version {0}").format(server.version))
         meta.append(kind_text(server))
@@ -467,8 +498,9 @@ class RegistryBrowser(QWidget):
         self._ways = ways(server)
         self.way_box.blockSignals(True)
         self.way_box.clear()
-        for way in self._ways:
+        for i, way in enumerate(self._ways):
             self.way_box.addItem(visible_line(self._way_text(way)))
+            self.way_box.setItemData(i, plain_tooltip(self._way_text(way)), Qt.ItemDataRole.ToolTipRole)
         self.way_box.blockSignals(False)
         self.way_box.setEnabled(len(self._ways) > 1)
         self._way_changed(0)

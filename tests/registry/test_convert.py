@@ -76,6 +76,7 @@ def test_oci_runs_with_docker_passing_each_variable_by_name() -> None:
     key = by_key["OPENWEATHER_API_KEY"]
     assert (key.secret, key.required) == (True, True)
     assert by_key["LOG_LEVEL"].default == "info"
+    assert (key.label, by_key["LOG_LEVEL"].label) == ("Your OpenWeather API key", "LOG_LEVEL")
     with pytest.raises(MissingAnswer):
         apply(plan, {"cache_dir": "/tmp/c"})
     done = apply(plan, {"cache_dir": "/tmp/c", "OPENWEATHER_API_KEY": "ow-123"})
@@ -92,6 +93,7 @@ def test_a_remote_becomes_an_http_entry_whose_secret_header_goes_to_the_keychain
     assert plan.entry.headers == {"Authorization": "Bearer ${ask:api_key}"}
     (q,) = plan.questions
     assert (q.key, q.secret, q.required) == ("api_key", True, True)
+    assert (q.label, q.description) == ("Your notes API key", "")  # its short description, not "api_key"
     assert plan.icon is None and plan.runtime is None
     done = apply(plan, {"api_key": "k-1"})
     assert done.entry.headers == {"Authorization": "Bearer ${secret:api_key}"}

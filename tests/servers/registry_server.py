@@ -39,10 +39,13 @@ TIME_VERSION = "2026.10.19"
 URL_LINE = "REGISTRY_FIXTURE_URL"
 
 
-def _icon_png() -> bytes:
+ICON_COLOURS = {"memory.png": (46, 139, 87), "notes.png": (230, 126, 34)}
+
+
+def _icon_png(name: str = "") -> bytes:
     from app.demo.png import badge
 
-    return badge(32, 32, (40, 120, 200))
+    return badge(32, 32, ICON_COLOURS.get(name, (40, 120, 200)))
 
 
 def _response(
@@ -411,7 +414,7 @@ class RegistryFixture:
                 return Response(png + b"\0" * (1024 * 1024), media_type="image/png")
             if request.path_params["file"] == "not-an-image.png":
                 return Response(b"<html><script>alert(1)</script></html>", media_type="image/png")
-            return Response(png, media_type="image/png")
+            return Response(_icon_png(request.path_params["file"]), media_type="image/png")
 
         return Starlette(
             routes=[
