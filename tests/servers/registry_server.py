@@ -354,6 +354,8 @@ class RegistryFixture:
     requests: list[str] = field(default_factory=list)
     broken: bool = False
     """Answer 503 to everything (a directory that is down but reachable)."""
+    slow: dict[str, Any] = field(default_factory=dict)
+    """search text → a gate (anything with `async wait()`): that search is answered once it opens."""
 
     def all(self) -> list[dict[str, Any]]:
         return entries(self.base, self.remote_url)
@@ -371,6 +373,9 @@ class RegistryFixture:
             if self.broken:
                 return JSONResponse({"error": "unavailable"}, status_code=503)
             q = request.query_params
+            gate = self.slow.get(q.get("search", ""))
+            if gate is not None:
+                await gate.wait()
             text = q.get("search", "").lower()
             include_deleted = q.get("include_deleted", "false") == "true"
             items = []

@@ -200,3 +200,58 @@ def test_add_an_npm_package_asks_to_run_it_then_connects(
             "env": {"MEMORY_FILE_PATH": str(memory_file)},
         }
         close(qtbot, browser)
+
+
+def test_a_newer_search_cancels_the_one_still_waiting(qtbot: Any, desk_with: Any) -> None:
+    window = desk_with
+    with start_registry() as fx:
+        browser = open_browser(window, fx.base)
+        qtbot.waitUntil(lambda: browser.state == "results", timeout=10000)
+        gate = _ThreadEvent()  # the fixture's handler waits on it, on the fixture's own loop
+        fx.slow["time"] = gate
+        browser.run_search("time")
+        first = browser._search_task
+        qtbot.waitUntil(lambda: any("search=time" in u for u in fx.requests), timeout=10000)
+        browser.run_search("memory")
+        qtbot.waitUntil(lambda: first is not None and first.done(), timeout=5000)
+        assert first is not None and first.cancelled()
+        qtbot.waitUntil(
+            lambda: rows(browser) == ["io.github.modelcontextprotocol/server-memory"], timeout=10000
+        )
+        gate.set()  # the old answer, if it still came, would change nothing
+        qtbot.waitUntil(lambda: browser.state == "results")
+        assert rows(browser) == ["io.github.modelcontextprotocol/server-memory"]
+        close(qtbot, browser)
+
+
+class _ThreadEvent:
+    """An awaitable gate the fixture's handler (on its own loop) waits on, set from the test."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self._event = threading.Event()
+
+    async def wait(self) -> None:
+        import asyncio
+
+        while not self._event.is_set():
+            await asyncio.sleep(0.01)
+
+    def set(self) -> None:
+        self._event.set()
+
+
+def test_icons_are_decoded_within_limits_and_only_web_addresses_open(qtbot: Any) -> None:
+    from app.demo.png import badge
+    from app.ui.registry_browser import RegistryBrowser, icon_from_bytes
+
+    assert icon_from_bytes(badge(32, 32, (1, 2, 3))) is not None
+    assert icon_from_bytes(badge(600, 8, (1, 2, 3))) is None  # a side over 512 pixels: not decoded
+    assert icon_from_bytes(b"<svg onload='x'/>") is None
+    assert icon_from_bytes(None) is None
+    assert RegistryBrowser._openable("https://example.com") and RegistryBrowser._openable(
+        "http://example.com"
+    )
+    assert not RegistryBrowser._openable("file:///etc/passwd")
+    assert not RegistryBrowser._openable("javascript:alert(1)")
