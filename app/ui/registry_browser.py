@@ -203,6 +203,7 @@ class RegistryBrowser(QWidget):
         self.state = ""
         self.current: RegistryServer | None = None
         self._ways: list[Way] = []
+        self.address_dialog: QWidget | None = None
 
         self.search = QLineEdit()
         self.search.setObjectName("registrySearch")
@@ -262,7 +263,17 @@ class RegistryBrowser(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.banner)
         layout.addWidget(split, 1)
+        foot = QHBoxLayout()
+        self.directory_label = plain_label(wrap=False)
+        self.directory_label.setObjectName("registryAddress")
+        self.change_button = QPushButton(_tr("Change…"))
+        self.change_button.setToolTip(_tr("Browse another server directory (your company's, for example)"))
+        self.change_button.clicked.connect(self.change_directory)
+        foot.addWidget(self.directory_label, 1)
+        foot.addWidget(self.change_button)
+        layout.addLayout(foot)
         self._show_detail(None)
+        self._show_address()
 
     def _build_detail(self) -> QWidget:
         pane = QWidget()
@@ -328,6 +339,51 @@ class RegistryBrowser(QWidget):
             if old is not None:
                 self.window_.controller.spawn(old.aclose())
         return self._client
+
+    def _show_address(self) -> None:
+        from app.registry.settings import registry_url
+
+        self.directory_label.setText(
+            _tr("Server directory: {0}").format(registry_url(self.window_.controller.store))
+        )
+
+    @Slot()
+    def change_directory(self) -> None:
+        self.window_.controller.spawn(self._change_directory(), self._failed)
+
+    async def _change_directory(self) -> None:
+        """Ask for another directory's address (empty: the official one), remember it, search again."""
+        from PySide6.QtWidgets import QDialog, QInputDialog
+
+        from app.registry.settings import BadRegistryUrl, registry_url, set_registry_url
+        from app.ui.async_dialogs import run_dialog
+
+        store = self.window_.controller.store
+        dialog = QInputDialog(self)
+        dialog.setWindowTitle(_tr("Server directory"))
+        dialog.setLabelText(
+            _tr("Address of the server directory (leave empty for the official MCP Registry):")
+        )
+        dialog.setTextValue(registry_url(store))
+        self.address_dialog = dialog
+        try:
+            if await run_dialog(dialog) != QDialog.DialogCode.Accepted:
+                return
+            text = dialog.textValue().strip()
+            try:
+                set_registry_url(store, text or None)
+            except BadRegistryUrl:
+                self._set_state(
+                    "error",
+                    "",
+                    _tr("That is not the address of a server directory: it must start with https://"),
+                )
+                return
+        finally:
+            self.address_dialog = None
+            dialog.deleteLater()
+        self._show_address()
+        self.run_search(self.search.text(), refresh=True)
 
     # --- searching -------------------------------------------------------------------------------
     def _set_state(self, state: str, status: str = "", banner: str | None = None) -> None:
@@ -406,6 +462,8 @@ class RegistryBrowser(QWidget):
             self._set_state("results", status)
         if not append and count and not self.list.currentIndex().isValid():
             self.list.setCurrentIndex(self.model.index(0))
+        elif not count:
+            self._show_detail(None)
         self.results_shown.emit(count)
         self._icon_task = self.window_.controller.spawn(self._fetch_icons(list(page.servers)))
 

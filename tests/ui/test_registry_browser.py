@@ -255,3 +255,29 @@ def test_icons_are_decoded_within_limits_and_only_web_addresses_open(qtbot: Any)
     )
     assert not RegistryBrowser._openable("file:///etc/passwd")
     assert not RegistryBrowser._openable("javascript:alert(1)")
+
+
+def test_another_directory_is_chosen_in_the_browser_and_remembered(
+    qtbot: Any, desk_with: Any, config_dir: Path
+) -> None:
+    window = desk_with
+    with start_registry() as fx:
+        browser = open_browser(window, "http://127.0.0.1:9")  # nothing listens there
+        qtbot.waitUntil(lambda: browser.state == "offline", timeout=10000)
+        assert browser.directory_label.text() == "Server directory: http://127.0.0.1:9"
+        browser.change_button.click()
+        qtbot.waitUntil(lambda: browser.address_dialog is not None and browser.address_dialog.isVisible())
+        browser.address_dialog.setTextValue(fx.base + "/")
+        browser.address_dialog.accept()
+        qtbot.waitUntil(lambda: browser.state == "results" and len(rows(browser)) == 3, timeout=10000)
+        assert browser.directory_label.text() == f"Server directory: {fx.base}"
+        settings = json.loads((config_dir / "settings.json").read_text())
+        assert settings["app"]["registryUrl"] == fx.base
+        browser.change_button.click()
+        qtbot.waitUntil(lambda: browser.address_dialog is not None and browser.address_dialog.isVisible())
+        browser.address_dialog.setTextValue("ftp://example.com")
+        browser.address_dialog.accept()
+        qtbot.waitUntil(lambda: browser.state == "error")
+        assert "must start with https://" in browser.banner_text.text()
+        assert json.loads((config_dir / "settings.json").read_text())["app"]["registryUrl"] == fx.base
+        close(qtbot, browser)
