@@ -256,6 +256,9 @@ class MainWindow(QMainWindow):
             a = QAction(label, self)
             a.triggered.connect(lambda _=False, s=source: self.import_from(s))
             self.import_menu.addAction(a)
+        from app.ui.registry_action import add_browse_action  # h-registry: the server directory
+
+        add_browse_action(self, m)
         exp = QAction("&Export…", self)
         exp.triggered.connect(self.export_servers)
         m.addAction(exp)
