@@ -98,8 +98,11 @@ def run_gui(argv: list[str]) -> int:
 
     import qasync
 
+    from app.ui.asyncgen import install_asyncgen_hooks
+
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
+    install_asyncgen_hooks(loop)
     quitting.attach(loop)
     try:
         with loop:

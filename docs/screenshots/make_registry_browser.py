@@ -37,6 +37,7 @@ def main() -> None:
     from make_install_dialog import dark_palette  # type: ignore[import-not-found]
     from PySide6.QtWidgets import QApplication
 
+    from app.ui.asyncgen import install_asyncgen_hooks
     from tests.servers.process import ServerProcess
     from tests.servers.registry_server import RegistryFixture, start_registry
     from tests.support.memory_keyring import MemoryKeyring
@@ -52,7 +53,7 @@ def main() -> None:
         app.setPalette(dark_palette())  # type: ignore[arg-type]
     loop = qasync.QEventLoop(app, already_running=True)
     asyncio.set_event_loop(loop)
-    sys.set_asyncgen_hooks(firstiter=loop._asyncgen_firstiter_hook, finalizer=loop._asyncgen_finalizer_hook)
+    install_asyncgen_hooks(loop)
 
     def pump(cond: Callable[[], bool], timeout: float = 60.0) -> None:
         end = time.monotonic() + timeout

@@ -36,12 +36,17 @@ def _qasync_loop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
 
 @pytest.fixture
 def aloop(_qasync_loop: asyncio.AbstractEventLoop) -> Iterator[asyncio.AbstractEventLoop]:
-    """The session's qasync loop, marked running for this test only."""
+    """The session's qasync loop, marked running for this test only, with the async-generator
+    hooks the app installs (app/ui/asyncgen.py)."""
+    from app.ui.asyncgen import install_asyncgen_hooks
+
     asyncio.set_event_loop(_qasync_loop)
     asyncio.events._set_running_loop(_qasync_loop)
+    old_hooks = install_asyncgen_hooks(_qasync_loop)
     try:
         yield _qasync_loop
     finally:
+        sys.set_asyncgen_hooks(*old_hooks)
         asyncio.events._set_running_loop(None)
         asyncio.set_event_loop(None)
 

@@ -21,27 +21,6 @@ from tests.ui.conftest import open_desk, wait_state
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support")  # offscreen: raise(), size hints
 
 
-@pytest.fixture(autouse=True)
-def asyncgen_hooks(aloop: Any) -> Iterator[None]:
-    """Give the qasync loop the async-generator hooks asyncio's own loops install in run_forever
-    (qasync never does). Without them, an SSE stream the MCP SDK stops reading after the answer it
-    waited for (streamable HTTP) is finalized by the garbage collector outside any running loop:
-    "async generator ignored GeneratorExit", an unraisable error in whichever test the collector
-    runs in. With them, the loop closes it as a task. (A finding for app/ui/main.py and the shared
-    UI conftest, reported to the lead; kept to this file until then.)"""
-    import sys
-
-    firstiter = getattr(aloop, "_asyncgen_firstiter_hook", None)
-    finalizer = getattr(aloop, "_asyncgen_finalizer_hook", None)
-    assert firstiter is not None and finalizer is not None  # canary: asyncio's BaseEventLoop has them
-    old = sys.get_asyncgen_hooks()
-    sys.set_asyncgen_hooks(firstiter=firstiter, finalizer=finalizer)
-    try:
-        yield
-    finally:
-        sys.set_asyncgen_hooks(*old)
-
-
 def open_browser(window: Any, base: str) -> Any:
     window.controller.store.app_settings["registryUrl"] = base  # as `mcp-desk registry --registry`
     action = window.findChild(QAction, "browseRegistryAction")
