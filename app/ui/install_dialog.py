@@ -476,15 +476,8 @@ async def install_plan(window: Any, plan: InstallPlan) -> str | None:
         dialog.deleteLater()
     if name is None:
         return None
+    # Saving it was enough: the controller connects a server that is new in the list (after the
+    # trust prompt for a local program), as it does for the Add dialog; connecting here as well
+    # would start it twice.
     window.servers.select(name)
-    try:
-        await controller.connect_server(name)
-    except Exception as exc:  # the engine could not start: the row says so, the entry is kept
-        logger.warning("%s was added but could not be started: %s", name, exc)
-        window.statusBar().showMessage(
-            _tr("%1 was added but could not be started: %2")
-            .replace("%1", visible_line(name))
-            .replace("%2", str(exc)),
-            10000,
-        )
     return name
