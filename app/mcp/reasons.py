@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.mcp.stdio import CommandNotFound, ProcessInfo, WorkingDirectoryMissing
+from app.mcp.stdio import CommandNotFound, ProcessInfo, RuntimeMissing, WorkingDirectoryMissing
 from app.mcp.target import Target
 
 STDERR_LINES_IN_REASON = 3
@@ -107,6 +107,8 @@ def explain(exc: BaseException | None, target: Target, proc: ProcessInfo | None,
     err = leaf(exc)
     if isinstance(err, CommandNotFound):
         return f"command not found: {err.command} — is it installed, and on the PATH?"
+    if isinstance(err, RuntimeMissing):
+        return err.reason
     if isinstance(err, WorkingDirectoryMissing):
         return f"the working directory does not exist: {err.cwd}"
     if isinstance(err, PermissionError) and target.transport == "stdio":

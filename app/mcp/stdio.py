@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import shutil
 import signal
 import subprocess
 import weakref
@@ -29,6 +28,9 @@ from mcp.shared.message import SessionMessage
 from app.mcp import proctree
 from app.mcp.childwatch import use_pidfd_watcher
 from app.mcp.deep import parse_message
+from app.runtimes.model import CommandNotFound, Resolved, RuntimeMissing
+
+__all__ = ["CommandNotFound", "ProcessInfo", "RuntimeMissing", "WorkingDirectoryMissing", "stdio_transport"]
 
 logger = logging.getLogger(__name__)
 
@@ -41,12 +43,6 @@ _POLL = 0.01
 _READ_CHUNK = 1 << 16
 MAX_LINE = 512 << 20  # one stdout line (one message) larger than this is dropped
 BIG_LINE = 1 << 20  # a line longer than this is parsed on a worker thread
-
-
-class CommandNotFound(Exception):
-    def __init__(self, command: str) -> None:
-        super().__init__(f"command not found: {command}")
-        self.command = command
 
 
 class WorkingDirectoryMissing(Exception):
@@ -69,6 +65,8 @@ class ProcessInfo:
     stopping: bool = False
     group_left: bool = False
     """True if a process of the server's (group or descendants) survived SIGKILL (should never happen)."""
+    resolved: Resolved | None = None
+    """What was started for the command (the runtime it runs on), once resolved."""
 
 
 _SPAWN_LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = weakref.WeakKeyDictionary()
@@ -84,16 +82,13 @@ def _spawn_lock() -> asyncio.Lock:
     return lock
 
 
-def resolve_command(command: str, env: Mapping[str, str]) -> str:
-    """The executable to run, looked up on the child's PATH; raises CommandNotFound."""
-    if os.sep in command:
-        if os.path.isfile(command) and os.access(command, os.X_OK):
-            return command
-        raise CommandNotFound(command)
-    found = shutil.which(command, path=env.get("PATH", os.defpath))
-    if found is None:
-        raise CommandNotFound(command)
-    return found
+async def resolve(command: str, env: Mapping[str, str]) -> Resolved:
+    """What to start (app.runtimes: the person's Node/uv, else the built-in ones); on a worker
+    thread, since asking a runtime its version or Docker its daemon takes a moment.
+    Raises CommandNotFound or RuntimeMissing."""
+    from app.runtimes.resolve import resolve_command
+
+    return await anyio.to_thread.run_sync(resolve_command, command, env)
 
 
 def group_alive(pgid: int) -> bool:
@@ -155,15 +150,15 @@ async def stdio_transport(
     """Start the server in its own process group and yield the SDK's (read, write) stream pair."""
     if cwd and not os.path.isdir(cwd):
         raise WorkingDirectoryMissing(cwd)
-    executable = resolve_command(command, env)
+    resolved = info.resolved = await resolve(command, env)
     use_pidfd_watcher()
     marker = proctree.new_marker()  # inherited by all it starts: orphans are still known as its own
-    child_env = {**env, proctree.MARKER_VAR: marker}
+    child_env = {**resolved.env, proctree.MARKER_VAR: marker}
     prefix = proctree.pdeathsig_prefix()
     async with _spawn_lock():
         with proctree.spawning():
             process = await anyio.open_process(
-                [*prefix, executable, *args],
+                [*prefix, resolved.executable, *resolved.args_prefix, *args],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
