@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import re
-import shutil
 import sys
 from dataclasses import dataclass
 
@@ -107,43 +106,20 @@ class RuntimeInfo:
 
 
 def find_runtime(kind: str) -> RuntimeInfo:
-    """The Node.js or uv MCP Desk would use (the person's own, else the built-in one), via
-    `app.runtimes` when that package is there; else what is on the PATH. Blocking (it may run
-    `node --version`): call it off the GUI thread."""
+    """The Node.js or uv the server will run on (`app.runtimes`: the person's own, else the
+    built-in one) — the same answer the launch gets, since the entry's command is `node`/`uv`.
+    May run `node --version` once (cached there): call it off the GUI thread."""
+    from app import runtimes
+
     command = {"node": "node", "uv": "uv"}[kind]
-    try:
-        from app import runtimes  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        runtimes = None
-    if runtimes is not None:
-        try:
-            runtime = runtimes.runtime_for(command)
-        except Exception as exc:  # RuntimeMissing and anything else: say it is missing
-            return RuntimeInfo(kind, False, None, str(exc))
-        if runtime is None:
-            return RuntimeInfo(kind, False, None, f"{_label(kind)} was not found on this computer")
-        return RuntimeInfo(kind, True, runtime.version, runtimes.describe(runtime))
-    path = shutil.which(command)
-    if path is None:
+    runtime = runtimes.runtime_for(command)
+    if runtime is None:
         return RuntimeInfo(kind, False, None, f"{_label(kind)} was not found on this computer")
-    version = _version_of(path) if kind == "node" else None
-    shown = f"your {_label(kind)} {version}" if version else f"your {_label(kind)}"
-    return RuntimeInfo(kind, True, version, shown)
+    return RuntimeInfo(kind, True, runtime.version, runtimes.describe(runtime))
 
 
 def _label(kind: str) -> str:
     return {"node": "Node.js", "uv": "uv"}.get(kind, kind)
-
-
-def _version_of(path: str) -> str | None:
-    import subprocess
-
-    try:
-        out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=10, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    text = out.stdout.strip().lstrip("v")
-    return text if re.match(r"^\d+(\.\d+)*", text) else None
 
 
 def runtime_kind(manifest: Manifest) -> str | None:

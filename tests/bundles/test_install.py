@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -29,27 +28,37 @@ def store() -> ConfigStore:
     return s
 
 
-@pytest.fixture
-def node() -> str:
-    path = shutil.which("node")
-    if path is None:
-        pytest.skip("no node on this computer")
-    return path
+@pytest.fixture(params=["own", "built-in"])
+def node(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The person's own Node.js, and none at all (an empty PATH and HOME): the package then runs
+    on MCP Desk's built-in Node.js."""
+    from app import runtimes
+
+    if request.param == "built-in":
+        empty = tmp_path / "empty-path"
+        empty.mkdir()
+        monkeypatch.setenv("PATH", str(empty))
+        monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    runtimes.forget()
+    request.addfinalizer(runtimes.forget)
+    runtime = runtimes.runtime_for("node")
+    if runtime is None:
+        pytest.skip("no Node.js, own or built in")
+    assert runtime.builtin is (request.param == "built-in")
+    return str(request.param)
 
 
 @pytest.fixture
-def uv_on_path(monkeypatch: pytest.MonkeyPatch) -> str:
-    """uv for the Python package: the one next to this Python (the `uv` package), put on the PATH
-    the server's command is looked up in; the test's own environment (with the `mcp` SDK) is the
-    one uv runs it in, so nothing is downloaded."""
-    here = Path(sys.executable).parent
-    uv = shutil.which("uv", path=f"{here}{os.pathsep}{os.environ.get('PATH', '')}")
-    if uv is None:
-        pytest.skip("uv is not installed")
-    monkeypatch.setenv("PATH", f"{Path(uv).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+def uv_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Python package runs on the resolved uv (the built-in one here). uv is pointed at the
+    test's own environment, which has the `mcp` SDK the package asks for, so nothing is downloaded
+    (a person's first start fetches it into uv's cache instead)."""
+    from app import runtimes
+
+    if runtimes.runtime_for("uv") is None:
+        pytest.skip("no uv, own or built in")
     monkeypatch.setenv("VIRTUAL_ENV", sys.prefix)
     monkeypatch.setenv("UV_OFFLINE", "1")
-    return uv
 
 
 def test_node_package_install_call_update_uninstall(
@@ -112,13 +121,17 @@ def test_node_package_install_call_update_uninstall(
 
 
 def test_python_package_install_call_uninstall(
-    tmp_path: Path, uv_on_path: str, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, uv_env: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = python_bundle(tmp_path / "greeter.mcpb")
     code, out, err = run(["bundles", "install", str(path), "--set", "greeting=Hej", "--trust"], capsys)
     assert code == 0, err
     entry = store().get("greeter-python")
     assert entry.command == "uv" and entry.args[:2] == ["run", "--no-project"]
+    from app import runtimes
+
+    uv = runtimes.runtime_for(entry)
+    assert uv is not None and uv.kind == "uv"
     code, out, err = run(["call", "greeter-python", "greet", "--args", '{"name": "Ada"}'], capsys)
     assert code == 0, err
     assert out.strip() == "Hej, Ada! (limit 5)"
