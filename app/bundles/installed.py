@@ -288,10 +288,24 @@ def _answer(q: Question, text: str, path_sep: str) -> Answer:
 
 @dataclass(frozen=True)
 class Update:
-    server: str
-    old_version: str
+    """An update unpacked and filled in, not yet written to the server list (`stage_update`)."""
+
+    rec: Installed
     new_version: str
     entry: ServerEntry
+    secrets: dict[str, str]
+    """Keys the new version asks for that the old one did not (kept keys are not here)."""
+    record: dict[str, str]
+    new_folder: Path
+    same_folder: bool
+
+    @property
+    def server(self) -> str:
+        return self.rec.server
+
+    @property
+    def old_version(self) -> str:
+        return self.rec.version
 
 
 def plan_update(
@@ -304,6 +318,54 @@ def plan_update(
     return plan, {k: v for k, v in kept.items() if k in {q.key for q in plan.questions}}
 
 
+def stage_update(
+    store: ConfigStore,
+    rec: Installed,
+    bundle: Bundle,
+    *,
+    answers: Mapping[str, Answer] | None = None,
+    platform: str | None = None,
+) -> Update:
+    """Unpack the new version beside the old one and fill its plan with the kept answers (plus
+    `answers`, which override them); raises `MissingAnswer` (a new required question) before
+    anything is unpacked. Nothing in the server list changes here: `finish_update` does that."""
+    plan, kept = plan_update(store, rec, bundle, platform=platform)
+    applied = apply(plan, {**kept, **(answers or {})})
+    new_secrets = {k: v for k, v in applied.secrets.items() if v != KEPT}  # kept: still in the keychain
+    new_folder = folder_for(bundle.manifest)
+    same_folder = rec.folder.exists() and new_folder.resolve() == rec.folder.resolve()
+    unpack(bundle)
+    old_entry = store.get(rec.server)
+    entry = applied.entry
+    entry.name = rec.server
+    entry.disabled = old_entry.disabled
+    entry.extra = dict(old_entry.extra)
+    return Update(
+        rec,
+        bundle.manifest.version,
+        entry,
+        new_secrets,
+        dict(plan.settings[SETTINGS_KEY]),
+        new_folder,
+        same_folder,
+    )
+
+
+def finish_update(store: ConfigStore, staged: Update) -> None:
+    """Put the updated entry and record in the store (the caller saves, then `drop_old_files`).
+    The server's other settings stay; the approval to run does not carry over when the command
+    changed (the trust prompt asks again)."""
+    store.update(staged.entry)
+    store.settings(staged.server).extra[SETTINGS_KEY] = dict(staged.record)
+
+
+def drop_old_files(staged: Update, *, failed: bool = False) -> None:
+    """After the update was saved: the old version's files go. After it failed: the new ones."""
+    if staged.same_folder:
+        return
+    remove_files(staged.new_folder if failed else staged.rec.folder)
+
+
 def update(
     store: ConfigStore,
     secrets: SecretStore,
@@ -313,34 +375,17 @@ def update(
     answers: Mapping[str, Answer] | None = None,
     platform: str | None = None,
 ) -> Update:
-    """Replace the files of `rec.server` with `bundle`'s, keeping its answers and keys; `answers`
-    adds to (and overrides) the kept ones. The server's other settings stay as they are; the
-    approval to run does not carry over when the command changed (the trust prompt asks again)."""
-    plan, kept = plan_update(store, rec, bundle, platform=platform)
-    given = {**kept, **(answers or {})}
-    applied = apply(plan, given)  # MissingAnswer (a new required question) before any change
-    new_secrets = {
-        name: value for name, value in applied.secrets.items() if value != KEPT
-    }  # a kept key's value never left the keychain
-    new_folder = folder_for(bundle.manifest)
-    same_folder = new_folder.resolve() == rec.folder.resolve() if rec.folder.exists() else False
-    unpack(bundle)
-    old_entry = store.get(rec.server)
-    entry = applied.entry
-    entry.name = rec.server
-    entry.disabled = old_entry.disabled
-    entry.extra = dict(old_entry.extra)
+    """Replace the files of `rec.server` with `bundle`'s, keeping its answers and keys (the CLI's
+    whole update; the window runs the same steps with its keychain calls off the GUI thread)."""
+    staged = stage_update(store, rec, bundle, answers=answers, platform=platform)
     try:
-        for key, value in new_secrets.items():
+        for key, value in staged.secrets.items():
             secrets.set(rec.server, key, value)
-        store.update(entry)
-        store.settings(rec.server).extra[SETTINGS_KEY] = dict(plan.settings[SETTINGS_KEY])
+        finish_update(store, staged)
         store.save()
     except BaseException:
-        if not same_folder:
-            remove_files(new_folder)
+        drop_old_files(staged, failed=True)
         raise
-    if not same_folder:
-        remove_files(rec.folder)
-    logger.info("%s updated from %s to %s", rec.server, rec.version, bundle.manifest.version)
-    return Update(rec.server, rec.version, bundle.manifest.version, entry)
+    drop_old_files(staged)
+    logger.info("%s updated from %s to %s", rec.server, rec.version, staged.new_version)
+    return staged
