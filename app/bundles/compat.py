@@ -147,7 +147,10 @@ def check(
     problems: list[str] = []
     needs: list[str] = []
     if manifest.platforms is not None and platform not in manifest.platforms:
-        made_for = ", ".join(PLATFORM_NAMES.get(p, p) for p in manifest.platforms) or "no system"
+        names = [PLATFORM_NAMES.get(p, p) for p in manifest.platforms]
+        made_for = (
+            " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names) or "no system"
+        )
         problems.append(
             f"This package is made for {made_for}, not for {PLATFORM_NAMES.get(platform, platform)}."
         )
@@ -171,7 +174,7 @@ def check(
         if runtime is None or not runtime.found:
             problems.append(f"It needs {wanted} through uv, and uv was not found on this computer.")
         else:
-            needs.append(f"{wanted} — provided by {runtime.description} (fetched on first start if needed)")
+            needs.append(f"{wanted} — {runtime.description} brings it (downloaded on first start if needed)")
     else:
         needs.append("Its own program (nothing else to install)")
     return Compatibility(tuple(problems), tuple(needs))

@@ -212,7 +212,7 @@ def test_compatibility_says_what_this_computer_lacks(tmp_path: Path) -> None:
     path = write_zip(tmp_path / "m.mcpb", {"manifest.json": json.dumps(data)})
     bad = compat.check(read_bundle(path).manifest, platform="linux", runtime=node20)
     assert bad.problems == (
-        "This package is made for macOS, Windows, not for Linux.",
+        "This package is made for macOS and Windows, not for Linux.",
         "It needs Node.js >=22; this computer has Node.js 20.1.0.",
     )
     none = compat.check(m, platform="linux", runtime=compat.RuntimeInfo("node", False, None, "not found"))
