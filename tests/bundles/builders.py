@@ -21,7 +21,8 @@ const VERSION = '__VERSION__';
 const rl = readline.createInterface({ input: process.stdin });
 function send(msg) { process.stdout.write(JSON.stringify(msg) + '\n'); }
 const tools = [
-  { name: 'whoami', description: 'Says what it was given', inputSchema: { type: 'object', properties: {}, additionalProperties: false } },
+  { name: 'whoami', description: 'Says what it was given',
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false } },
   { name: 'list_folder', description: 'Lists the chosen folder',
     inputSchema: { type: 'object', properties: {}, additionalProperties: false } },
 ];
