@@ -115,16 +115,16 @@ def _safe_name(name: str) -> str | None:
 
 
 def _kind(info: zipfile.ZipInfo) -> str:
-    """ "file", "dir" or what else the entry is (a link, a device...)."""
-    mode = info.external_attr >> 16
-    if info.is_dir():
+    """ "file", "dir" or what else the entry is (a link, a device...), from the Unix file type
+    bits; entries without them (zips made on Windows, or with permission bits only, as Python's
+    `writestr` makes them) are plain files."""
+    kind = stat.S_IFMT(info.external_attr >> 16)
+    if info.is_dir() or kind == stat.S_IFDIR:
         return "dir"
-    if mode == 0 or stat.S_ISREG(mode):
-        return "file"  # zips made on Windows carry no Unix mode
-    if stat.S_ISLNK(mode):
+    if kind in (0, stat.S_IFREG):
+        return "file"
+    if kind == stat.S_IFLNK:
         return "link"
-    if stat.S_ISDIR(mode):
-        return "dir"
     return "special"
 
 

@@ -194,3 +194,13 @@ def test_zip_without_unix_modes(tmp_path: Path) -> None:
         info.external_attr = 0x20  # FILE_ATTRIBUTE_ARCHIVE
         zf.writestr(info, MANIFEST)
     assert read_bundle(path).manifest.name == "folder-helper"
+
+
+def test_entries_with_permission_bits_only_are_files(tmp_path: Path) -> None:
+    # `ZipFile.writestr(name, data)` writes mode 0o600 with no file type bits.
+    path = tmp_path / "p.mcpb"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("manifest.json", MANIFEST)
+        zf.writestr("server/index.js", "// js")
+    b = read_bundle(path)
+    assert b.files == {"manifest.json", "server/index.js"}
