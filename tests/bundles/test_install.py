@@ -219,3 +219,16 @@ def test_uninstall_never_deletes_outside_the_bundles_folder(
     s.save()
     assert run(["bundles", "uninstall", "folder-helper"], capsys)[0] == 0
     assert precious.exists()
+
+
+def test_a_legacy_dxt_file_installs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    m = node_manifest()
+    del m["manifest_version"]
+    m["dxt_version"] = "0.1"
+    del m["display_name"]
+    dxt = node_bundle(tmp_path / "folder-helper.dxt", manifest=m)
+    code, out, err = run(
+        ["bundles", "install", str(dxt), "--set", "folder=/w", "--set", "api_key=k", "--trust"], capsys
+    )
+    assert code == 0, err
+    assert installed.record_of(store(), "folder-helper") is not None
