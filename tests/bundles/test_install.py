@@ -227,7 +227,7 @@ def test_a_legacy_dxt_file_installs(tmp_path: Path, capsys: pytest.CaptureFixtur
     m["dxt_version"] = "0.1"
     del m["display_name"]
     dxt = node_bundle(tmp_path / "folder-helper.dxt", manifest=m)
-    code, out, err = run(
+    code, _, err = run(
         ["bundles", "install", str(dxt), "--set", "folder=/w", "--set", "api_key=k", "--trust"], capsys
     )
     assert code == 0, err
