@@ -24,8 +24,19 @@ def wants_gui(argv: list[str]) -> bool:
         if arg.startswith(("--config-dir=", "--screenshot=")) or arg in GUI_FLAGS:
             i += 1
             continue
+        if _opens_in_window(arg):  # an install link or a server package: the window opens it
+            i += 1
+            continue
         return False
     return True
+
+
+def _opens_in_window(arg: str) -> bool:
+    if ":" not in arg and not arg.lower().endswith((".mcpb", ".dxt")):
+        return False  # a subcommand's name: nothing more is imported on the CLI's path
+    from app.config.links import is_open_argument
+
+    return is_open_argument(arg)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,7 +18,6 @@ import json
 import os
 import queue
 import re
-import shutil
 import signal
 import socket
 import ssl
@@ -313,27 +312,31 @@ def child_environment(target: Target) -> dict[str, str]:
 
 
 def diagnose_stdio(target: Target, report: Report) -> bool:
+    from app.runtimes import CommandNotFound, RuntimeMissing, describe, resolve_command
+
     command = target.command or ""
     env = child_environment(target)
-    path = shutil.which(command, path=env.get("PATH", os.defpath)) if os.sep not in command else command
-    if path is None or not os.path.isfile(path):
+    try:
+        resolved = resolve_command(command, env)
+    except RuntimeMissing as exc:
+        report.add("fail", f"find the runtime of {command!r}", exc.reason)
+        return False
+    except CommandNotFound:
         advice = f"install {command!r}, or give its full path in the server's command"
-        if command in ("npx", "node", "npm"):
-            advice = "install Node.js (it provides npx), then try again"
-        elif command in ("uvx", "uv"):
-            advice = "install uv (https://docs.astral.sh/uv/), then try again"
         report.add("fail", f"find the command {command!r}", f"PATH: {env.get('PATH', '')}", advice=advice)
         return False
-    if not os.access(path, os.X_OK):
-        report.add("fail", f"find the command {command!r}", f"{path} is not executable", advice="chmod +x it")
-        return False
-    report.add("ok", f"find the command {command!r}", path)
+    path = resolved.executable
+    report.add("ok", f"find the command {command!r}", " ".join([path, *resolved.args_prefix]))
+    runtime = resolved.runtime
+    if runtime is not None:
+        # Which Node / uv / Docker: the person's own (found where?) or MCP Desk's built-in one.
+        report.add("ok", "the runtime it runs on", describe(runtime), runtime.path)
     if target.cwd and not os.path.isdir(target.cwd):
         report.add("fail", "working directory", f"{target.cwd} does not exist", advice="fix the server's cwd")
         return False
 
     try:
-        child = Child([path, *target.args], env, target.cwd)
+        child = Child([path, *resolved.args_prefix, *target.args], resolved.env, target.cwd)
     except OSError as exc:
         report.add("fail", "start the process", str(exc), advice="check the command and its permissions")
         return False

@@ -2,6 +2,12 @@
 
 Secret values are never printed (except by `export --include-secrets`, which the user asks for)
 and should not be typed on the command line: `--secret-env NAME` without `=VALUE` asks for it.
+
+`import -` reads a README snippet of any client's shape from stdin (app.config.snippets), and
+`add NAME -- CMD ARG...` takes a whole command line. Example values in either (`YOUR_API_KEY`,
+`/path/to/dir`) are asked for on a terminal (keys without echo, app.cli.install.ask_on_terminal)
+or given with `--set KEY=VALUE`; without a terminal a missing one stops the command (exit 2)
+before anything is written.
 """
 
 from __future__ import annotations
@@ -17,8 +23,9 @@ from typing import TYPE_CHECKING, Any
 from app.cli.main import add_group
 
 if TYPE_CHECKING:
-    from app.config.importing import ImportInput
+    from app.config.importing import ImportInput, ImportResult
     from app.config.model import ServerEntry
+    from app.install.plan import Answer, Question
 
 USAGE = 2
 
@@ -38,14 +45,18 @@ def register(subparsers: Any) -> None:
     p = sub.add_parser(
         "add",
         help="add a server",
-        description="Add a stdio server (--command) or a remote one (--url). Arguments that start "
-        "with '-' are written --arg=-y. Env names that look secret (TOKEN, KEY, SECRET, PASSWORD, PAT, "
+        description="Add a stdio server (--command, or the whole command line after --: "
+        "`servers add memory -- npx -y @modelcontextprotocol/server-memory`) or a remote one (--url). "
+        "With --command, arguments that start with '-' are written --arg=-y. Example values such as "
+        "YOUR_API_KEY or /path/to/dir are asked for (or given with --set KEY=VALUE). Env names that "
+        "look secret (TOKEN, KEY, SECRET, PASSWORD, PAT, "
         "CREDENTIAL), the Authorization header, values of secret flags (--api-key X, --token=X), known "
         "token shapes (ghp_..., sk-...) and secret URL parameters (?token=, ?api_key=) go to the "
         "keyring unless --no-detect-secrets.",
     )
+    p.__class__ = _CommandLineParser  # everything after `--` is the command line
     p.add_argument("name", metavar="NAME")
-    target = p.add_mutually_exclusive_group(required=True)
+    target = p.add_mutually_exclusive_group()
     target.add_argument("--command", metavar="CMD", help="program to start (stdio server)")
     target.add_argument("--url", metavar="URL", help="address of a remote server")
     p.add_argument("--arg", action=_OrderedArg, default=[], metavar="A", help="argument (repeatable)")
@@ -72,6 +83,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--header", action="append", default=[], metavar="K=V", help="HTTP header")
     p.add_argument("--secret-header", action="append", default=[], metavar="K[=V]", help="secret HTTP header")
     p.add_argument("--no-detect-secrets", action="store_true", help="keep only the marked values as secrets")
+    _set_option(p)
     p.set_defaults(func=cmd_add)
 
     p = sub.add_parser("remove", help="remove a server and its secrets")
@@ -83,14 +95,22 @@ def register(subparsers: Any) -> None:
     p.add_argument("new", metavar="NEW")
     p.set_defaults(func=cmd_rename)
 
-    p = sub.add_parser("import", help="import servers from Claude Desktop, Cursor, VS Code or Inspector")
-    p.add_argument("file", metavar="FILE", type=Path)
+    p = sub.add_parser(
+        "import",
+        help="import servers from Claude Desktop, Cursor, VS Code or Inspector, or a README snippet",
+        description="Import the servers of FILE: a Claude Desktop, Cursor, VS Code or Inspector "
+        "config file, or a config snippet from a server's README in any client's shape (`-` reads it "
+        "from stdin). Example values in a snippet (YOUR_API_KEY, /path/to/dir) are asked for, or "
+        "given with --set KEY=VALUE.",
+    )
+    p.add_argument("file", metavar="FILE", help="the file, or - for stdin")
     p.add_argument("--format", choices=("auto", "claude", "cursor", "vscode", "inspector"), default="auto")
     p.add_argument(
         "--no-detect-secrets",
         action="store_true",
         help="move only VS Code password inputs to the keychain; other values stay as written (in clear)",
     )
+    _set_option(p)
     p.set_defaults(func=cmd_import)
 
     p = sub.add_parser("export", help="export servers for Claude Desktop/Cursor or VS Code")
@@ -105,6 +125,34 @@ def register(subparsers: Any) -> None:
 
 
 # -- helpers -------------------------------------------------------------------------------
+
+
+class _CommandLineParser(argparse.ArgumentParser):
+    """`servers add NAME [options] -- CMD ARG...`: the words after `--` are the server's command
+    line, kept whole (argparse alone would give them to no positional once NAME is taken, and
+    `-y` among them is not an option of ours)."""
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: list[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        words = list(sys.argv[1:] if args is None else args)
+        tail: list[str] = []
+        if "--" in words:
+            cut = words.index("--")
+            words, tail = words[:cut], words[cut + 1 :]
+        parsed, extras = super().parse_known_args(words, namespace)
+        parsed.command_line = tail
+        return parsed, extras
+
+
+def _set_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="the value for an example value of the snippet or command (the key it is asked as)",
+    )
 
 
 class _OrderedArg(argparse.Action):
@@ -231,6 +279,15 @@ def cmd_add(args: argparse.Namespace) -> int:
     from app.secrets.profile import folder_secrets
     from app.secrets.resolve import extract_secrets
 
+    if args.command_line:
+        if args.command is not None or args.url is not None:
+            raise _usage("give the command after --, or --command/--url, not both")
+        args.command = args.command_line[0]
+        rest = [(a, False) for a in args.command_line[1:]]
+        args.ordered_args = [*rest, *(getattr(args, "ordered_args", None) or [])]
+        args.arg = [*args.command_line[1:], *args.arg]
+    elif args.command is None and args.url is None:
+        raise _usage("give the command after -- (servers add NAME -- npx -y PACKAGE), --command or --url")
     if args.command is not None and (args.type is not None):
         raise _usage("--type applies to --url servers only")
     if args.url is not None and (args.arg or args.secret_arg or args.cwd):
@@ -269,6 +326,8 @@ def cmd_add(args: argparse.Namespace) -> int:
         url=args.url,
         headers=headers,
     )
+    asked = _fill_examples(entry, _sets(args.set))
+    arg_values = list(entry.args)
     values = extract_secrets(
         entry,
         secret_env=_asked(secret_env_raw, "env", args.name),
@@ -282,6 +341,7 @@ def cmd_add(args: argparse.Namespace) -> int:
             "history (--secret-arg without a value asks for it instead)",
             file=sys.stderr,
         )
+    values = {**asked, **values}
     store.add(entry)
     stored: list[str] = []
     try:
@@ -367,23 +427,151 @@ def cmd_import(args: argparse.Namespace) -> int:
     from app.secrets.profile import folder_secrets
     from app.secrets.resolve import extract_secrets
 
+    if args.file == "-":
+        return _import_snippet(args, sys.stdin.read(), "stdin")
+    path = Path(args.file)
+    if args.format == "auto" and not _is_config_file(path):
+        return _import_snippet(args, path.read_text(encoding="utf-8-sig"), str(path))
+    if args.set:
+        raise _usage("--set applies to README snippets (`-` or a file that is not a config file)")
     store = _load()
     result = import_into(
         store,
         folder_secrets(store),
-        args.file,
+        path,
         args.format,
         ask=_ask,
         extract=extract_secrets,
         detect_secrets=not args.no_detect_secrets,
     )
+    return _report_import(result, str(path))
+
+
+def _is_config_file(path: Path) -> bool:
+    """A Claude Desktop / Cursor / VS Code / Inspector file (imported as it is), not a snippet."""
+    from app.config.errors import ConfigError
+    from app.config.importing import detect_format
+    from app.config.jsonc import load_jsonc
+
+    try:
+        detect_format(load_jsonc(path), path)
+    except (ConfigError, ValueError):
+        return not path.exists()  # a missing file: let the importer say so
+    return True
+
+
+def _import_snippet(args: argparse.Namespace, text: str, source: str) -> int:
+    """A README snippet: its example values asked for (or --set), then its servers added."""
+    from app.config.importing import add_applied
+    from app.config.snippets import SnippetError, read_snippet
+    from app.install.plan import apply
+    from app.secrets.profile import folder_secrets
+    from app.secrets.resolve import extract_secrets
+
+    try:
+        found = read_snippet(text, extract=extract_secrets, detect_secrets=not args.no_detect_secrets)
+    except SnippetError as exc:
+        raise _usage(f"{source}: {exc}") from None
+    given = _sets(args.set)
+    asked = {q.key for plan in found.plans for q in plan.questions}
+    unknown = sorted(set(given) - asked)
+    if unknown:
+        offered = ", ".join(sorted(asked)) or "none"
+        raise _usage(f"--set {unknown[0]}: the snippet asks no such value (it asks: {offered})")
+    answers = [_answers(plan.name, plan.questions, given) for plan in found.plans]
+    store = _load()
+    applied = [(p.title or p.name, apply(p, a)) for p, a in zip(found.plans, answers, strict=True)]
+    result = add_applied(store, folder_secrets(store), applied)
+    result.warnings = found.warnings
+    return _report_import(result, f"{source} ({found.shape} snippet)")
+
+
+def _sets(values: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in values or []:
+        key, sep, value = item.partition("=")
+        if not key or not sep:
+            raise _usage(f"--set expects KEY=VALUE, got {item!r}")
+        out[key] = value
+    return out
+
+
+def _on_terminal() -> bool:
+    try:
+        return sys.stdin.isatty() and sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _answers(server: str, questions: list[Question], given: dict[str, str]) -> dict[str, Answer]:
+    """Answers to `questions`: from --set, else asked on a terminal; without one, exit 2 naming
+    every value still missing (before anything is written)."""
+    from app.install.answers import answer_problem, parse_answer
+
+    out: dict[str, Answer] = {}
+    missing: list[Question] = []
+    for q in questions:
+        if q.key in given:
+            try:
+                value = parse_answer(q, given[q.key])
+            except ValueError as exc:
+                raise _usage(f"--set {q.key}: {exc}") from None
+            problem = answer_problem(q, value)
+            if problem is not None:
+                raise _usage(f"--set {q.key}: {problem}")
+            out[q.key] = value
+        elif q.required and q.default is None:
+            missing.append(q)
+    if missing and not _on_terminal():
+        names = ", ".join(
+            f"{q.key} (the example said {q.placeholder!r})" if q.placeholder else q.key for q in missing
+        )
+        raise _usage(
+            f"{server}: value(s) needed: {names}; give them with --set KEY=VALUE or run the command "
+            "on a terminal to be asked"
+        )
+    if missing:
+        from app.cli.install import ask_on_terminal
+
+        print(f"{server} needs your own values in place of the examples of the snippet:", file=sys.stderr)
+        for q in missing:
+            out[q.key] = ask_on_terminal(q, sys.stderr)
+    return out
+
+
+def _fill_examples(entry: ServerEntry, given: dict[str, str]) -> dict[str, str]:
+    """Replace example values in a typed command (`/path/to/dir`) by the real ones; returns the
+    secret answers by keyring name (the entry gets references to them)."""
+    from app.config.placeholders import make_holes
+    from app.install.plan import InstallPlan, apply
+
+    questions = make_holes(entry)
+    unknown = sorted(set(given) - {q.key for q in questions})
+    if unknown:
+        offered = ", ".join(q.key for q in questions) or "none"
+        raise _usage(f"--set {unknown[0]}: this server asks no such value (it asks: {offered})")
+    if not questions:
+        return {}
+    applied = apply(InstallPlan(entry.name, entry, questions), _answers(entry.name, questions, given))
+    entry.command, entry.args = applied.entry.command, applied.entry.args
+    entry.env, entry.headers, entry.url, entry.cwd = (
+        applied.entry.env,
+        applied.entry.headers,
+        applied.entry.url,
+        applied.entry.cwd,
+    )
+    return applied.secrets
+
+
+def _report_import(result: ImportResult, source: str) -> int:
     for warning in result.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     if not result.servers and not result.skipped:
-        print(f"no servers found in {args.file} ({result.format} format)")
+        print(f"no servers found in {source} ({result.format} format)")
         return 0
     names = [new if old == new else f"{new} (was {old})" for old, new in result.added]
-    print(f"imported {len(names)} server(s) from {result.format} file: {', '.join(names) or '(none)'}")
+    what = source if source.endswith(" snippet)") else f"{result.format} file"
+    print(f"imported {len(names)} server(s) from {what}: {', '.join(names) or '(none)'}")
     if result.secret_names:
         refs = ", ".join(f"{s}/{n}" for s, n in result.secret_names)
         print(f"secrets stored in the keyring: {refs}")

@@ -1,4 +1,5 @@
-"""Import server definitions from Claude Desktop, Cursor, VS Code and MCP Inspector files.
+"""Import server definitions from Claude Desktop, Cursor, VS Code and MCP Inspector files, and
+from README snippets of any client's shape (app.config.snippets parses those).
 
 The four formats share the entry shape; they differ in the wrapper (`mcpServers` or VS Code's
 `servers` + `inputs`), in the `type` spellings, and in `${...}` variables. Secret values found on
@@ -14,10 +15,10 @@ import contextlib
 import copy
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from app.config.errors import ConfigError
 from app.config.jsonc import load_jsonc
@@ -25,6 +26,10 @@ from app.config.model import EntryShapeError, ServerEntry
 from app.config.refs import ENV_REF, expand_env, secret_ref
 from app.config.secret_names import is_secret_name
 from app.config.store import ConfigStore
+
+if TYPE_CHECKING:
+    from app.config.snippets import Snippet
+    from app.install.plan import Applied, Question
 
 Format = Literal["claude", "cursor", "vscode", "inspector"]
 FORMATS: tuple[Format, ...] = ("claude", "cursor", "vscode", "inspector")
@@ -62,6 +67,8 @@ class ImportedServer:
     original_name: str
     entry: ServerEntry
     secrets: dict[str, str] = field(default_factory=dict, repr=False)
+    questions: list[Question] = field(default_factory=list)
+    """What to ask before adding it (example values of a snippet, as `${ask:KEY}` holes)."""
 
 
 @dataclass(frozen=True)
@@ -127,22 +134,48 @@ def read_import_file(
     extract: SecretExtractor | None = None,
     detect_secrets: bool = True,
 ) -> ImportResult:
-    """Parse `path` into entries (names not yet made unique) with their secret values."""
+    """Parse `path` into entries (names not yet made unique) with their secret values.
+
+    A file that is none of the four formats is read as a README snippet (any client's shape)."""
+    from app.config.snippets import SnippetError, parse_snippet
+
     try:
         data = load_jsonc(path)
     except UnicodeDecodeError as exc:
         raise ConfigError(path, f"not UTF-8 text ({exc.reason})") from None
+    except ConfigError as exc:
+        if format != "auto":
+            raise
+        try:
+            snippet = parse_snippet(path.read_text(encoding="utf-8-sig"))
+        except SnippetError:
+            raise exc from None
+        return read_snippet_servers(
+            snippet, ask=ask, environ=environ, extract=extract, detect_secrets=detect_secrets
+        )
+    if not isinstance(data, dict) and format == "auto":
+        with contextlib.suppress(SnippetError):  # a list of entries (Continue's shape)
+            return read_snippet_servers(
+                parse_snippet(path.read_text(encoding="utf-8-sig")),
+                ask=ask,
+                environ=environ,
+                extract=extract,
+                detect_secrets=detect_secrets,
+            )
     if not isinstance(data, dict):
         raise ConfigError(path, "not a server list: the top level is not a JSON object", 1, 1)
     try:
         fmt: Format = detect_format(data, path) if format == "auto" else format
     except ValueError as exc:
-        raise ConfigError(path, f"not a server list this app knows: {exc}") from None
+        try:
+            snippet = parse_snippet(path.read_text(encoding="utf-8-sig"))
+        except SnippetError:
+            raise ConfigError(path, f"not a server list this app knows: {exc}") from None
+        return read_snippet_servers(
+            snippet, ask=ask, environ=environ, extract=extract, detect_secrets=detect_secrets
+        )
 
-    env = dict(os.environ if environ is None else environ)
-    env.setdefault("userHome", str(Path.home()))
     result = ImportResult(format=fmt)
-
     if fmt == "vscode":
         root = data["mcp"] if "servers" not in data and isinstance(data.get("mcp"), dict) else data
         servers = root.get("servers")
@@ -154,7 +187,94 @@ def read_import_file(
         inputs = {}
     if not isinstance(servers, dict):
         raise ConfigError(path, f"no server list found for format {fmt!r}")
+    _read_servers(
+        servers, inputs, result, ask=ask, environ=environ, extract=extract, detect_secrets=detect_secrets
+    )
+    return result
 
+
+def read_snippet_servers(
+    snippet: Snippet,
+    *,
+    ask: Ask | None = None,
+    environ: Mapping[str, str] | None = None,
+    extract: SecretExtractor | None = None,
+    detect_secrets: bool = True,
+    holes: bool = False,
+) -> ImportResult:
+    """The servers of a parsed README snippet, as `read_import_file` gives a file's.
+
+    With `holes`, example values (`YOUR_API_KEY`, `/path/to/dir`) and VS Code inputs become
+    `${ask:KEY}` holes with their questions (`ImportedServer.questions`) instead of being asked
+    through `ask` or stored as they are."""
+    fmt: Format = "vscode" if snippet.shape == "servers" else "claude"
+    result = ImportResult(format=fmt)
+    inputs = {i.id: i for i in _parse_inputs(Path("snippet"), snippet.inputs)} if snippet.inputs else {}
+    servers: dict[str, Any] = snippet.servers
+    input_questions: dict[str, Question] = {}
+    if holes and inputs:
+        servers = {name: _inputs_to_holes(raw, inputs, input_questions) for name, raw in servers.items()}
+        inputs = {}
+    _read_servers(
+        servers,
+        inputs,
+        result,
+        ask=ask,
+        environ=environ,
+        extract=extract,
+        detect_secrets=detect_secrets,
+        holes=holes,
+        input_questions=input_questions,
+    )
+    return result
+
+
+def _inputs_to_holes(raw: Any, inputs: Mapping[str, ImportInput], questions: dict[str, Question]) -> Any:
+    """`${input:id}` → `${ask:id}` in every string of `raw`, with a question per input used."""
+    from app.install.plan import Question, ask_ref
+
+    def one(text: str) -> str:
+        def repl(match: re.Match[str]) -> str:
+            spec = inputs.get(match.group(1), ImportInput(id=match.group(1), password=True))
+            key = _secret_name_for_input(spec.id)
+            questions.setdefault(
+                key,
+                Question(
+                    key=key,
+                    label=spec.description or spec.id,
+                    required=spec.default is None,
+                    secret=spec.password,
+                    default=spec.default,
+                    secret_name=key,
+                ),
+            )
+            return ask_ref(key)
+
+        return INPUT_REF.sub(repl, text)
+
+    if isinstance(raw, str):
+        return one(raw)
+    if isinstance(raw, list):
+        return [_inputs_to_holes(v, inputs, questions) for v in raw]
+    if isinstance(raw, dict):
+        return {k: _inputs_to_holes(v, inputs, questions) for k, v in raw.items()}
+    return raw
+
+
+def _read_servers(
+    servers: Mapping[str, Any],
+    inputs: Mapping[str, ImportInput],
+    result: ImportResult,
+    *,
+    ask: Ask | None,
+    environ: Mapping[str, str] | None,
+    extract: SecretExtractor | None,
+    detect_secrets: bool,
+    holes: bool = False,
+    input_questions: Mapping[str, Question] | None = None,
+) -> None:
+    env = dict(os.environ if environ is None else environ)
+    env.setdefault("userHome", str(Path.home()))
     answers: dict[str, str | None] = {}
 
     def answer(input_id: str) -> str | None:
@@ -168,27 +288,70 @@ def read_import_file(
         if not isinstance(raw, dict):
             result.warnings.append(f"skipped {name!r}: not an object")
             continue
-        secrets: dict[str, str] = {}
         raw = copy.deepcopy(raw)
-        from_secret_vars = _substitute(
-            raw, env, inputs, answer, secrets, result.warnings, name, secret_vars=detect_secrets
-        )
         clean = _clean_name(str(name))
-        if clean != name:
-            result.warnings.append(f"{name!r} is named {clean!r} here ('/' and outer spaces are not allowed)")
         try:
-            entry = ServerEntry.from_json(clean, raw, normalise=True)
+            # Shape first: nothing is asked for (or kept) for an entry that is skipped anyway.
+            ServerEntry.from_json(clean, raw, normalise=True)
         except EntryShapeError as exc:
             result.warnings.append(f"skipped {name!r}: {exc}")
             continue
+        secrets: dict[str, str] = {}
+        from_secret_vars = _substitute(
+            raw, env, inputs, answer, secrets, result.warnings, name, secret_vars=detect_secrets
+        )
+        if clean != name:
+            result.warnings.append(f"{name!r} is named {clean!r} here ('/' and outer spaces are not allowed)")
+        entry = ServerEntry.from_json(clean, raw, normalise=True)
         if entry.problem:
             result.warnings.append(f"{name!r}: {entry.problem}")
+        questions: list[Question] = []
+        if holes:
+            from app.config.placeholders import make_holes
+            from app.install.plan import ASK_REF
+
+            used = {m.group(1) for v in _strings(entry) for m in ASK_REF.finditer(v)}
+            questions = [q for k, q in (input_questions or {}).items() if k in used]
+            questions += make_holes(entry, {q.key for q in questions})
         if extract is not None:
-            secrets.update(extract(entry, detect=detect_secrets, taken=set(secrets)))
+            with _holes_hidden(entry):
+                secrets.update(extract(entry, detect=detect_secrets, taken=set(secrets)))
         if detect_secrets:
             _move_values_from_secret_vars(entry, from_secret_vars, secrets)
-        result.servers.append(ImportedServer(str(name), entry, secrets))
-    return result
+        result.servers.append(ImportedServer(str(name), entry, secrets, questions))
+
+
+def _strings(entry: ServerEntry) -> list[str]:
+    return [
+        entry.command or "",
+        *entry.args,
+        *entry.env.values(),
+        *entry.headers.values(),
+        entry.url or "",
+        entry.cwd or "",
+    ]
+
+
+_HIDDEN_HOLE = "${input:ask."
+
+
+@contextlib.contextmanager
+def _holes_hidden(entry: ServerEntry) -> Iterator[None]:
+    """`${ask:KEY}` holes look like references to secret detection while it runs, so a value
+    such as `Bearer ${ask:TOKEN}` stays a hole (filled by the answer) instead of a stored secret."""
+
+    def swap(old: str, new: str) -> None:
+        entry.env = {k: v.replace(old, new) for k, v in entry.env.items()}
+        entry.headers = {k: v.replace(old, new) for k, v in entry.headers.items()}
+        entry.args = [a.replace(old, new) for a in entry.args]
+        if entry.url:
+            entry.url = entry.url.replace(old, new)
+
+    swap("${ask:", _HIDDEN_HOLE)
+    try:
+        yield
+    finally:
+        swap(_HIDDEN_HOLE, "${ask:")
 
 
 def import_into(
@@ -204,13 +367,32 @@ def import_into(
 ) -> ImportResult:
     """Read `path`, store its secrets in the keyring, add its servers and save the list.
 
-    Clashing names get a suffix (`github-2`). Secrets are stored before the list is saved. A server
-    whose secrets cannot be stored (no keychain, locked) is left out and listed in `skipped`; the
-    rest is imported. If saving the list fails, the secrets stored so far are removed again.
+    See `add_imported` for names, secrets and what is skipped.
     """
     result = read_import_file(
         path, format, ask=ask, environ=environ, extract=extract, detect_secrets=detect_secrets
     )
+    return add_imported(store, secrets, result)
+
+
+def add_applied(
+    store: ConfigStore, secrets: SecretSink, applied: list[tuple[str, Applied]], *, format: Format = "claude"
+) -> ImportResult:
+    """Add answered install plans (`app.install.plan.apply` of each, with the name it had in the
+    snippet): the same rules as an import (`add_imported`)."""
+    result = ImportResult(format=format)
+    result.servers = [ImportedServer(name, a.entry, dict(a.secrets)) for name, a in applied]
+    return add_imported(store, secrets, result)
+
+
+def add_imported(store: ConfigStore, secrets: SecretSink, result: ImportResult) -> ImportResult:
+    """Store the servers' secrets in the keyring, add the servers and save the list.
+
+    Clashing names get a suffix (`github-2`). A secret is written only for a server that is added:
+    secrets are stored per server just before it is added, a skipped server stores none. A server
+    whose secrets cannot be stored (no keychain, locked) is left out and listed in `skipped`; the
+    rest is imported. If saving the list fails, the secrets stored so far are removed again.
+    """
     taken: set[str] = set()
     for server in result.servers:
         wanted = final = server.entry.name

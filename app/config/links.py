@@ -427,3 +427,10 @@ def make_link(name: str, entry: dict[str, Any]) -> str:
     data = json.dumps(entry, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
     config = base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
     return f"mcp-desk://install?name={quote(name, safe='')}&config={config}"
+
+
+def is_open_argument(text: str) -> bool:
+    """True for a command-line argument the window opens (an install link, a server package path
+    or `file://` URL): `mcp-desk LINK` starts the window, not a CLI command (app/__main__.py)."""
+    head = text.strip().lower()
+    return looks_like_link(head) or head.startswith("file:") or head.endswith((".mcpb", ".dxt"))

@@ -115,7 +115,16 @@ class Launch:
         return shlex.join(words)
 
     def program(self) -> str | None:
-        """Where the command is found (PATH lookup as the child would do it), or None."""
+        """Where the command is found (PATH lookup as the child would do it), or None. For
+        node/npm/npx/uv/uvx it names the runtime too: "npx of the built-in Node.js 24.19",
+        "/usr/local/bin/npx (your Node.js 22.3)" (app.runtimes)."""
+        from app.runtimes import kind_of, where
+
+        if kind_of(self.command) is not None:
+            env = dict(os.environ)
+            if self.path_env is not None:
+                env["PATH"] = self.path_env
+            return where(self.command, env)
         if _has_separator(self.command):
             return self.command
         path = self.path_env if self.path_env is not None else os.environ.get("PATH", os.defpath)

@@ -167,4 +167,5 @@ def default_answer(question: Question) -> Answer:
 
 
 def _num(value: float) -> str:
-    return str(int(value)) if value.is_integer() else str(value)
+    value = float(value)
+    return str(int(value)) if math.isfinite(value) and value.is_integer() else str(value)

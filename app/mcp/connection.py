@@ -5,6 +5,7 @@ break otherwise). Requests (`call_tool`, `read_resource`, ...) may come from any
 only send on the session, they never enter or exit anything.
 
     idle ──start()──► connecting ──► ready ──(server gone)──► failed
+                       ▲  │ (npx/uvx download: installing ─(done)─► connecting)
                           │     │                  │                ▲
                           │     └─(401: sign in)─┐ └─(401)─┐        │
                           │                      ▼         ▼        │
@@ -91,6 +92,7 @@ from app.mcp.results import (
 from app.mcp.stdio import ProcessInfo, stdio_transport
 from app.mcp.tap import TappedTransport
 from app.mcp.target import Target
+from app.runtimes.installing import Fetching, Installed, InstallWatch, tool_for
 
 logger = logging.getLogger(__name__)
 
@@ -103,6 +105,11 @@ DEBOUNCE_MAX = 1.0
 MAX_PAGES = 10_000
 LOG_LINES = 2_000
 SETTLED = SETTLED_STATES
+INSTALL_IDLE_LIMIT = 300.0
+"""While npx/uvx download a server the connect timeout waits; this long without a line from the
+package manager (a stalled download) ends it."""
+INSTALL_REASON_EVERY = 0.25
+"""A new "fetching NAME" reason at most this often: npm fetches a hundred packages in seconds."""
 HEADER_MISMATCH = -32020
 
 _CALL_RESULT: TypeAdapter[types.CallToolResult | types.InputRequiredResult] = TypeAdapter(
@@ -239,6 +246,9 @@ class ServerConnection:
         self._wanted_scope: str | None = None
         """Scopes a step-up asked for while no browser could be shown: the next sign-in asks them."""
         self._memory_store: Any = None
+        self._install: InstallWatch | None = None
+        """Watches npx/uvx's output on this run (None for other commands)."""
+        self._install_said = 0.0
 
     # ----------------------------------------------------------------- events
 
@@ -313,10 +323,20 @@ class ServerConnection:
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"mcp-connection:{self.name}")
 
     async def wait_settled(self, timeout: float) -> ConnectionState:
-        """Wait until READY, FAILED, NEEDS_SIGN_IN or CLOSED (or the timeout); returns the state."""
-        with anyio.move_on_after(timeout):
-            while self.state not in SETTLED:
+        """Wait until READY, FAILED, NEEDS_SIGN_IN or CLOSED (or the timeout); returns the state.
+
+        Time spent INSTALLING does not count, as for the connect timeout: the download has its
+        own limit (INSTALL_IDLE_LIMIT), and after it the wait starts again from `timeout`."""
+        deadline = anyio.current_time() + timeout
+        while self.state not in SETTLED:
+            if self.state == ConnectionState.INSTALLING:
                 await self._state_event.wait()
+                deadline = anyio.current_time() + timeout
+                continue
+            with anyio.move_on_after(deadline - anyio.current_time()) as scope:
+                await self._state_event.wait()
+            if scope.cancelled_caught:
+                break
         return self.state
 
     async def stop(self) -> None:
@@ -383,10 +403,19 @@ class ServerConnection:
             self._set_state(ConnectionState.NEEDS_SIGN_IN, problem.reason)
         elif lost or (failure is not None and self.was_ready):
             self._set_state(ConnectionState.FAILED, self._lost_message(failure))
+        elif timed_out and self.state == ConnectionState.INSTALLING:
+            minutes = INSTALL_IDLE_LIMIT / 60
+            self._set_state(
+                ConnectionState.FAILED,
+                self._install_failure()
+                or f"installing the server stopped: nothing came from the download for {minutes:g} minutes",
+            )
         elif timed_out:
             self._set_state(ConnectionState.FAILED, self._timeout_message())
         else:
-            reason = reasons.explain(failure, self.target, self.process, self._http_observer)
+            reason = self._install_failure() or reasons.explain(
+                failure, self.target, self.process, self._http_observer
+            )
             self._set_state(ConnectionState.FAILED, reason)
 
     def _lost_message(self, failure: BaseException | None) -> str:
@@ -407,6 +436,37 @@ class ServerConnection:
         elif proc is not None and proc.stderr_tail:
             msg += f"; last stderr line: {proc.stderr_tail[-1]}"
         return msg
+
+    def _install_failure(self) -> str | None:
+        """Why npx/uvx could not download the server (offline, no such package, a proxy)."""
+        watch = self._install
+        return watch.failure() if watch is not None else None
+
+    def _on_stderr(self, line: str) -> None:
+        self._log("info", "stderr", line)
+        watch = self._install
+        if watch is None or self.was_ready or self._stopping:
+            return
+        proc = self.process
+        if proc is not None and proc.resolved is not None and not watch.env:
+            watch.env = proc.resolved.env
+        step = watch.feed(line)
+        scope = self._scope
+        installing = self.state == ConnectionState.INSTALLING
+        if isinstance(step, Fetching):
+            if scope is not None and not scope.cancel_called:
+                scope.deadline = anyio.current_time() + INSTALL_IDLE_LIMIT
+            now = time.monotonic()
+            if not installing or now - self._install_said >= INSTALL_REASON_EVERY:
+                self._install_said = now
+                self._set_state(ConnectionState.INSTALLING, step.reason)
+        elif isinstance(step, Installed) and installing:
+            # Downloaded: from now on the server itself has the usual time to answer.
+            if scope is not None and not scope.cancel_called:
+                scope.deadline = anyio.current_time() + self.target.timeout
+            self._set_state(ConnectionState.CONNECTING)
+        elif installing and scope is not None and not scope.cancel_called:
+            scope.deadline = anyio.current_time() + INSTALL_IDLE_LIMIT  # any output: still alive
 
     def _on_eof(self) -> None:
         if not self._stopping:
@@ -436,13 +496,15 @@ class ServerConnection:
 
             self.process = ProcessInfo()
             env = get_default_environment() | dict(t.env)
+            tool = tool_for(t.command or "", t.args)
+            self._install = InstallWatch(tool) if tool is not None else None
             transport = stdio_transport(
                 t.command or "",
                 t.args,
                 env,
                 t.cwd,
                 info=self.process,
-                on_stderr=lambda line: self._log("info", "stderr", line),
+                on_stderr=self._on_stderr,
                 on_noise=lambda line: self._log(
                     "warning", "stderr", f"not a protocol message on stdout: {line}"
                 ),
@@ -1070,7 +1132,11 @@ class ServerConnection:
 
     def _require_client(self) -> Client:
         client = self._client
-        if client is None or self.state not in (ConnectionState.READY, ConnectionState.CONNECTING):
+        if client is None or self.state not in (
+            ConnectionState.READY,
+            ConnectionState.CONNECTING,
+            ConnectionState.INSTALLING,
+        ):
             raise NotConnected(self.name, self.reason)
         return client
 

@@ -24,6 +24,11 @@ class ConnectionState(enum.Enum):
     NEEDS_SIGN_IN = "needs_sign_in"
     """The server wants a sign-in (HTTP 401 with a challenge, an expired or refused sign-in,
     a sign-in cancelled or timed out): settled, never reconnected by itself."""
+    INSTALLING = "installing"
+    """npx/uvx download the server before it starts (its first start, a new version): like
+    CONNECTING, not settled, but the connect timeout waits (the download has its own limit: no
+    output for INSTALL_IDLE_LIMIT). The reason says what is fetched: "installing the server…
+    (fetching NAME)". Back to CONNECTING when the package manager is done."""
 
 
 SETTLED_STATES = frozenset(

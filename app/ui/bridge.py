@@ -31,7 +31,8 @@ class EngineBridge(QObject):
 
     Signals:
         state_changed(server, state, reason): a connection moved to another state
-            (state is 'idle', 'connecting', 'ready', 'failed', 'closed' or 'needs_sign_in').
+            (state is 'idle', 'connecting', 'installing', 'ready', 'failed', 'closed' or
+            'needs_sign_in'; 'installing': npx/uvx download it, reason says what).
         catalog_changed(server, kind, diff): a server's tools/resources/resource_templates/prompts
             list was (re)loaded; diff has .added .removed .changed name lists.
         log_line_received(event): a stderr line or a `notifications/message` arrived.

@@ -55,6 +55,7 @@ ICON_PIXELS = 4096
 """Largest width or height decoded (a small file can still declare a huge picture)."""
 ICON_SIZE = 64
 DESCRIPTION_CHARS = 20_000
+SHORT_DESCRIPTION = 600
 SETTINGS_NOT_FROM_PLANS = frozenset({"approved_launch", "trusted_tools"})
 """A plan never approves its own command or trusts its own tools: the person does that."""
 
@@ -129,12 +130,24 @@ class InstallDialog(QDialog):
         outer = QVBoxLayout(self)
         outer.addLayout(self._header(plan))
         if plan.description:
-            self.description = TextLabel(self)
-            self.description.setPlainText(plan.description[:DESCRIPTION_CHARS])
-            self.description.setMaximumHeight(96)
+            # A short description is a label; a long one a text view that lays out only what shows.
+            text = plan.description[:DESCRIPTION_CHARS]
+            if len(text) <= SHORT_DESCRIPTION:
+                self.description: QLabel | TextLabel = plain_label(text, self)
+            else:
+                view = TextLabel(self)
+                view.setPlainText(text)
+                view.setMaximumHeight(120)
+                self.description = view
             outer.addWidget(self.description)
+            outer.addSpacing(6)
         self.runtime_label = plain_label(runtime_text(plan), self)
         outer.addWidget(self.runtime_label)
+        self._runtime_lookup: asyncio.Future[None] | None = None
+        if plan.entry.transport == "stdio" and plan.entry.command:
+            with contextlib.suppress(RuntimeError):  # no running loop: the general words stay
+                asyncio.get_running_loop()
+                self._runtime_lookup = asyncio.ensure_future(self._find_runtime())
         self.website = website_of(plan)
         if plan.website or plan.repository:
             row = QHBoxLayout()
@@ -152,7 +165,9 @@ class InstallDialog(QDialog):
         for note in plan.notes:
             label = plain_label(note, self)
             label.setObjectName("installNote")
-            label.setStyleSheet("QLabel#installNote { color: palette(highlight); }")
+            font = label.font()
+            font.setItalic(True)  # set apart without a colour that reads as a link
+            label.setFont(font)
             self.note_labels.append(label)
             outer.addWidget(label)
 
@@ -183,8 +198,9 @@ class InstallDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         outer.addWidget(self.buttons)
-        self.resize(560, min(760, 420 + 56 * len(plan.questions)))
         self._refresh()
+        hint = self.sizeHint()
+        self.resize(max(560, hint.width()), min(760, max(hint.height(), 360)))
 
     # --- construction ---------------------------------------------------------------------
     def _header(self, plan: InstallPlan) -> QHBoxLayout:
@@ -371,6 +387,23 @@ class InstallDialog(QDialog):
         self.session_button.hide()
         self.accept()
 
+    async def _find_runtime(self) -> None:
+        """Name the runtime it will use ("Node.js 24.19 (built in)", "your Node.js 22.3") once
+        h-runtimes' lookup says (a worker thread: it may look at folders and run `node -v`)."""
+        try:
+            from app.runtimes import describe, runtime_for
+        except ImportError:
+            return
+        try:
+            runtime = await asyncio.to_thread(runtime_for, self.plan.entry)
+        except Exception as exc:  # the general words stay
+            logger.debug("runtime lookup failed: %s", exc)
+            return
+        from shiboken6 import isValid
+
+        if runtime is not None and isValid(self.runtime_label):
+            self.runtime_label.setText(_tr("Runs on this computer with %1.").replace("%1", describe(runtime)))
+
     @Slot()
     def _open_website(self) -> None:
         if self.website is not None:  # http(s) only, checked in website_of
@@ -438,6 +471,8 @@ async def install_plan(window: Any, plan: InstallPlan) -> str | None:
         name = dialog.installed if code == QDialog.DialogCode.Accepted.value else None
     finally:
         window.install_dialog = None
+        if dialog._runtime_lookup is not None:
+            dialog._runtime_lookup.cancel()
         dialog.deleteLater()
     if name is None:
         return None

@@ -119,6 +119,12 @@ class NumberField(TextField):
             self.edit.setPlaceholderText(hint)
         self.edit.setToolTip(hint)
 
+    def set_answer(self, value: Answer) -> None:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            self.edit.setText(_num(value))
+        else:
+            super().set_answer(value)
+
     def answer(self) -> Answer:
         try:
             return parse_answer(self.question, self.edit.text())
@@ -300,4 +306,5 @@ def make_field(question: Question, parent: QWidget) -> Field:
 
 
 def _num(value: float) -> str:
+    value = float(value)
     return str(int(value)) if math.isfinite(value) and value.is_integer() else str(value)

@@ -33,6 +33,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "--screenshot", metavar="FILE.png", help="like --smoke-test, then save a picture of the window"
     )
     p.add_argument("--timeout", type=float, default=SETTLE_TIMEOUT, help=argparse.SUPPRESS)
+    p.add_argument(
+        "open",
+        nargs="*",
+        metavar="LINK_OR_PACKAGE",
+        help="an install link (mcp-desk://, cursor://, vscode:, lmstudio://) or a server package "
+        "(.mcpb) to open; given to MCP Desk if it is running already",
+    )
     return p.parse_args(argv)
 
 
@@ -77,16 +84,26 @@ def run_gui(argv: list[str]) -> int:
     app.setDesktopFileName("mcp-desk")
     if app.platformName() == "offscreen":
         _quiet_offscreen_noise()
+    headless = bool(args.smoke_test or args.screenshot)
+    instance = None
+    if not headless:
+        from app.ui.single_instance import SingleInstance, hand_off, socket_name
+
+        name = socket_name()
+        if args.open and hand_off(name, list(args.open)):
+            return 0  # MCP Desk is running for this folder: it opens them, this start ends here
+        instance = SingleInstance(name, app)
+        if not instance.listen():
+            instance = None  # another instance took the name just now: this one still works alone
 
     import qasync
 
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     quitting.attach(loop)
-    headless = bool(args.smoke_test or args.screenshot)
     try:
         with loop:
-            main = loop.create_task(_main(app, args, headless, quitting))
+            main = loop.create_task(_main(app, args, headless, quitting, instance))
             while True:
                 try:
                     return int(loop.run_until_complete(main))
@@ -97,6 +114,8 @@ def run_gui(argv: list[str]) -> int:
                 # DeskApplication): treat it as a request to quit and let `_main` stop the servers.
                 quitting.request("the event loop was stopped")
     finally:
+        if instance is not None:
+            instance.close()
         quitting.detach()
         asyncio.set_event_loop(None)
 
@@ -116,7 +135,9 @@ def _quiet_offscreen_noise() -> None:
     qInstallMessageHandler(handler)
 
 
-async def _main(app: Any, args: argparse.Namespace, headless: bool, quitting: Any) -> int:
+async def _main(
+    app: Any, args: argparse.Namespace, headless: bool, quitting: Any, instance: Any = None
+) -> int:
     from app.ui.controller import DeskController
     from app.ui.window import MainWindow
 
@@ -142,6 +163,11 @@ async def _main(app: Any, args: argparse.Namespace, headless: bool, quitting: An
         controller.trust_prompt = None  # nobody to ask: a command not yet allowed is not started
     connecting = window.start_engine(connect_enabled=True)
     assert connecting is not None
+    if not headless:
+        opener = Opener(window)
+        if instance is not None:
+            instance.received.connect(opener.received)
+        opener.add(list(args.open))
     if headless:
         smoking = asyncio.ensure_future(smoke(window, controller, args, connecting))
         asked = asyncio.ensure_future(quitting.requested.wait())
@@ -160,6 +186,40 @@ async def _main(app: Any, args: argparse.Namespace, headless: bool, quitting: An
         code = 0
     await stop(window, controller, save=not headless)
     return code
+
+
+class Opener:
+    """Opens what the command line (or a second start, through app.ui.single_instance) names, one
+    after another: an install link or a server package, each in its own dialog."""
+
+    def __init__(self, window: Any) -> None:
+        self.window = window
+        self.queue: list[str] = []
+        self.task: asyncio.Task[None] | None = None
+
+    def received(self, items: list[str]) -> None:
+        """A second start handed these over: show the window, then open them."""
+        window = self.window
+        if window.isMinimized():
+            window.showNormal()
+        window.raise_()
+        window.activateWindow()
+        self.add(items)
+
+    def add(self, items: list[str]) -> None:
+        self.queue.extend(items)
+        if self.queue and (self.task is None or self.task.done()):
+            self.task = self.window.controller.spawn(self._run())
+
+    async def _run(self) -> None:
+        from app.ui.open_target import open_argument
+
+        while self.queue:
+            item = self.queue.pop(0)
+            try:
+                await open_argument(self.window, item)
+            except Exception:  # one bad item must not stop the next
+                logger.exception("could not open a command-line argument")  # it may hold a key
 
 
 async def stop(window: Any, controller: Any, *, save: bool = True) -> None:

@@ -3,7 +3,14 @@
 The dialog checks fields where they are typed (command not on PATH, a URL that is not http(s)).
 Rows marked secret go to the keyring (through the SecretStore's async twins, off the GUI thread)
 and the file keeps only a `${secret:NAME}` reference. Import and paste-a-snippet go through
-app.config.importing, run in a worker thread because storing secrets touches the keyring.
+app.config.importing / app.config.snippets (one parser with the CLI), run in a worker thread
+because storing secrets touches the keyring.
+
+A pasted snippet's example values (`YOUR_API_KEY_HERE`, `/path/to/dir`) are asked for in the
+dialog: the fields that hold them are highlighted and read "replace this example value with your
+own", and on Save each example is replaced by the answer (`app.install.plan.apply`), a key going to
+the keychain. A whole command line typed or pasted into the Command field is split into the program
+and its arguments, and the parts are shown. The Edit dialog says which runtime a local server uses.
 """
 
 from __future__ import annotations
@@ -14,11 +21,12 @@ import json
 import logging
 import os
 import shutil
-import tempfile
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -35,6 +43,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QMessageBox,
     QPushButton,
+    QSizePolicy,
     QStackedWidget,
     QToolButton,
     QVBoxLayout,
@@ -47,7 +56,15 @@ from app.ui.async_dialogs import ask, run_dialog
 from app.ui.safe_text import plain_label, plain_labels, visible_line
 from app.ui.widgets import tool_button
 
+if TYPE_CHECKING:
+    from app.install.plan import InstallPlan, Question
+
 logger = logging.getLogger(__name__)
+
+# How a field holding an example value to replace looks (light and dark palettes alike).
+EXAMPLE_STYLE = "background: #fff3c4; color: #4e3b00; border: 1px solid #e0b400; border-radius: 3px;"
+EXAMPLE_BACKGROUND = "#fff3c4"
+EXAMPLE_FOREGROUND = "#4e3b00"
 
 
 SECRET_REF_PREFIX = "${secret:"
@@ -335,6 +352,129 @@ class OAuthSection(QWidget):
         return self.client_secret.text()
 
 
+def describe_runtime(entry: Any) -> str | None:
+    """Which runtime the entry's command runs on, in words ("Node.js 24.19 (built in)", "your
+    Node.js 22.3"), or None when it needs none or it cannot be told. Off the GUI thread: the
+    lookup may start `node --version`."""
+    if getattr(entry, "transport", "stdio") != "stdio" or not getattr(entry, "command", None):
+        return None
+    from app.runtimes import describe, runtime_for
+
+    try:
+        runtime = runtime_for(entry)
+    except Exception as exc:  # a lookup that fails is no reason to fail the dialog
+        logger.info("no runtime for %s: %s", getattr(entry, "name", "?"), exc)
+        return None
+    return None if runtime is None else str(describe(runtime))
+
+
+@dataclass
+class Example:
+    """An example value of a pasted snippet to be replaced: where it is shown, what asks for it."""
+
+    id: str
+    """The answer's key in the dialog (the question's key, prefixed by the plan for several)."""
+    question: Question
+    text: str
+    """The text shown in the fields where the example was (what the README said)."""
+    plan: int = 0
+
+
+class ExampleValues(QFrame):
+    """ "Replace the example values with your own": one highlighted field per example value."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("exampleValues")
+        self.setStyleSheet(
+            "#exampleValues { background: #fffbea; border: 1px solid #e0b400; border-radius: 4px; }"
+            "#exampleValues QLabel { color: #4e3b00; background: transparent; }"
+        )
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(10, 8, 10, 8)
+        self.title = plain_label(
+            self.tr(
+                "This snippet holds example values. Replace each example value with your own: "
+                "the server cannot work with the example."
+            ),
+            wrap=True,
+        )
+        lay.addWidget(self.title)
+        self.form = QFormLayout()
+        lay.addLayout(self.form)
+        self.fields: dict[str, QLineEdit] = {}
+        self.errors: dict[str, QLabel] = {}
+        self.hide()
+
+    def set_examples(self, examples: list[Example], titles: dict[int, str] | None = None) -> None:
+        while self.form.rowCount():
+            self.form.removeRow(0)
+        self.fields.clear()
+        self.errors.clear()
+        for ex in examples:
+            q = ex.question
+            edit = QLineEdit()
+            edit.setObjectName(f"example:{ex.id}")
+            edit.setAccessibleName(q.label or q.key)
+            edit.setStyleSheet("QLineEdit { " + EXAMPLE_STYLE + " }")
+            if q.secret:
+                edit.setEchoMode(QLineEdit.EchoMode.Password)
+            if q.default:
+                edit.setText(q.default)
+            hint = ex.text if not q.secret else self.tr("your key (kept in your computer's keychain)")
+            edit.setPlaceholderText(visible_line(hint)[:120])
+            field: QWidget = edit
+            if q.kind in ("directory", "file"):
+                row = QWidget()
+                h = QHBoxLayout(row)
+                h.setContentsMargins(0, 0, 0, 0)
+                h.addWidget(edit, 1)
+                browse = QPushButton(self.tr("Browse…"))
+                browse.clicked.connect(lambda _=False, e=edit, k=q.kind: self._browse(e, k))
+                h.addWidget(browse)
+                field = row
+            note = plain_label(
+                self.tr("Replace the example value “%1” with your own.").replace(
+                    "%1", visible_line(ex.text)[:80]
+                ),
+                wrap=True,
+            )
+            note.setStyleSheet("font-size: small;")
+            error = plain_label("")
+            error.setStyleSheet("color: #b71c1c;")
+            error.hide()
+            box = QWidget()
+            v = QVBoxLayout(box)
+            v.setContentsMargins(0, 0, 0, 0)
+            v.setSpacing(2)
+            v.addWidget(field)
+            v.addWidget(note)
+            v.addWidget(error)
+            label = visible_line(q.label or q.key)
+            if titles and len(set(titles.values())) > 1:
+                label = f"{visible_line(titles.get(ex.plan, ''))}: {label}"
+            self.form.addRow(label, box)
+            self.fields[ex.id] = edit
+            self.errors[ex.id] = error
+        self.setVisible(bool(examples))
+
+    def _browse(self, edit: QLineEdit, kind: str) -> None:
+        if kind == "directory":
+            chosen = QFileDialog.getExistingDirectory(self, self.tr("Choose a folder"), str(Path.home()))
+        else:
+            chosen = QFileDialog.getOpenFileName(self, self.tr("Choose a file"), str(Path.home()))[0]
+        if chosen:
+            edit.setText(chosen)
+
+    def answers(self) -> dict[str, str]:
+        return {key: edit.text().strip() for key, edit in self.fields.items()}
+
+    def show_missing(self, missing: set[str]) -> None:
+        for key, error in self.errors.items():
+            error.setText(self.tr("Enter your own value here.") if key in missing else "")
+            error.setVisible(key in missing)
+
+
 class ServerDialog(QDialog):
     """Add or edit one server. `accept()` only closes when every field is valid and the secrets
     typed have somewhere to go (a keychain, or this session's memory if the person chose so)."""
@@ -346,17 +486,22 @@ class ServerDialog(QDialog):
         self.setWindowTitle("Edit server" if self.original else "Add server")
         self.setObjectName("serverDialog")
         self.resize(640, 560)
-        self.pasted: dict[str, Any] | None = None
+        self.pasted: list[InstallPlan] | None = None  # several servers pasted: added as a whole
+        self.examples: list[Example] = []
         outer = QVBoxLayout(self)
 
         top = QHBoxLayout()
         top.addWidget(
             plain_label(
-                "Type the details below, or paste the JSON snippet from the server's README.", wrap=True
+                self.tr(
+                    "Type the details below, or paste the configuration snippet (or the command line) "
+                    "from the server's README."
+                ),
+                wrap=True,
             ),
             1,
         )
-        self.paste_button = QPushButton("Paste JSON…")
+        self.paste_button = QPushButton(self.tr("Paste snippet…"))
         self.paste_button.clicked.connect(self.paste_json)
         top.addWidget(self.paste_button)
         outer.addLayout(top)
@@ -366,6 +511,8 @@ class ServerDialog(QDialog):
         )
         self.paste_note.hide()
         outer.addWidget(self.paste_note)
+        self.example_values = ExampleValues(self)
+        outer.addWidget(self.example_values)
 
         form = QFormLayout()
         self.name, self.name_error = self._checked_line(form, "Name", "for example github")
@@ -383,6 +530,21 @@ class ServerDialog(QDialog):
         self.command, self.command_error = self._checked_line(
             sf, "Command", "npx, uvx, python, or a full path"
         )
+        self.command.setPlaceholderText(
+            self.tr("npx, uvx, python, a full path — or the whole command line from the README")
+        )
+        self.split_note = plain_label("", wrap=False)  # short lines: a wrapping label grows tall
+        self.split_note.setObjectName("splitNote")
+        self.split_note.setStyleSheet(
+            "background: #e8f5e9; color: #1b5e20; padding: 6px; border-radius: 4px;"
+        )
+        self.split_note.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        self.split_note.hide()
+        sf.addRow("", self.split_note)
+        self.runtime_line = plain_label("", wrap=True)
+        self.runtime_line.setObjectName("runtimeLine")
+        self.runtime_line.hide()
+        sf.addRow("", self.runtime_line)
         args_box = QWidget()
         al = QVBoxLayout(args_box)
         al.setContentsMargins(0, 0, 0, 0)
@@ -481,10 +643,13 @@ class ServerDialog(QDialog):
         self.command.editingFinished.connect(self._check_command)
         self.url.editingFinished.connect(self._check_url)
         self._secret_lookup: asyncio.Task[None] | None = None
+        self._runtime_lookup: asyncio.Task[None] | None = None
         if self.original is not None:
             self.load(self.original, controller.settings(self.original.name))
             if self.original.transport != "stdio":
                 self._secret_lookup = asyncio.ensure_future(self._look_for_client_secret(self.original.name))
+            else:
+                self._runtime_lookup = asyncio.ensure_future(self._look_up_runtime(self.original))
         self._transport_changed()
 
     # --- helpers ------------------------------------------------------------------------------
@@ -537,7 +702,68 @@ class ServerDialog(QDialog):
 
     @Slot()
     def _check_command(self) -> None:
+        self.split_command_line()
         self._set_error(self.command_error, validate_command(self.command.text(), self.cwd.text()))
+
+    def split_command_line(self) -> bool:
+        """A whole command line in the Command field (`npx -y pkg --flag`, `VAR=1 python3 -m x`)
+        becomes the program, its arguments (before those already listed) and environment
+        variables; the parts are shown under the field. False when there was nothing to split."""
+        from app.config.snippets import split_command_line
+
+        text = self.command.text().strip()
+        if not text or not any(c.isspace() for c in text) or Path(text).exists():
+            return False  # one word, or a path with spaces that is a real program
+        try:
+            env, command, args = split_command_line(text)
+        except ValueError as exc:
+            self._set_error(
+                self.command_error, self.tr("This command line cannot be read: %1").replace("%1", str(exc))
+            )
+            return False
+        self.command.setText(command)
+        self.command.setCursorPosition(0)
+        self.set_args([*args, *self.args_value()])
+        for key, value in env.items():
+            self.env.add_row(key, value)
+        shown = " · ".join(visible_line(a)[:60] for a in args[:12])
+        shown = shown[:110] + " …" if len(shown) > 110 or len(args) > 12 else shown
+        lines = [self.tr("Split the command line: program “%1”").replace("%1", visible_line(command)[:80])]
+        if args:
+            lines.append(self.tr("%n argument(s): %1", "", len(args)).replace("%1", shown))
+        if env:
+            lines.append(self.tr("environment: %1").replace("%1", ", ".join(visible_line(k) for k in env)))
+        self.split_note.setText("\n".join(lines))
+        self.split_note.show()
+        self._ask_for_examples_in_fields()
+        return True
+
+    def _ask_for_examples_in_fields(self) -> None:
+        """Example values in a typed command line (`/path/to/dir`) are asked for like a paste's."""
+        if self.examples:
+            return
+        from app.config.model import ServerEntry
+        from app.config.placeholders import make_holes
+
+        probe = ServerEntry(name="x", command=self.command.text(), args=self.args_value())
+        questions = make_holes(probe)
+        if questions:
+            self._set_examples([Example(q.key, q, q.placeholder or q.key) for q in questions])
+
+    async def _look_up_runtime(self, entry: Any) -> None:
+        """ "Runs on: your Node.js 22.3" under the command (the lookup runs in a worker thread)."""
+        try:
+            text = await asyncio.to_thread(describe_runtime, entry)
+        except Exception as exc:
+            logger.info("runtime lookup failed: %s", exc)
+            return
+        if text is None:
+            return
+        try:
+            self.runtime_line.setText(self.tr("Runs on: %1").replace("%1", visible_line(text)))
+            self.runtime_line.show()
+        except RuntimeError:  # the dialog was closed meanwhile
+            pass
 
     @Slot()
     def _check_url(self) -> None:
@@ -571,6 +797,11 @@ class ServerDialog(QDialog):
         for a in args:
             item = QListWidgetItem(a)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
+            if any(ex.text in a for ex in self.examples):
+                # Coloured before it is added: a change after would count as an edit.
+                item.setBackground(QBrush(QColor(EXAMPLE_BACKGROUND)))
+                item.setForeground(QBrush(QColor(EXAMPLE_FOREGROUND)))
+                item.setToolTip(self.tr("An example value: replace it with your own above."))
             self.args.addItem(item)
 
     def args_value(self) -> list[str]:
@@ -594,9 +825,10 @@ class ServerDialog(QDialog):
             self.roots.addItem(d)
 
     def done(self, result: int) -> None:
-        if self._secret_lookup is not None:
-            self._secret_lookup.cancel()  # closing: nobody will read the answer
-            self._secret_lookup = None
+        for task in (self._secret_lookup, self._runtime_lookup):
+            if task is not None:
+                task.cancel()  # closing: nobody will read the answer
+        self._secret_lookup = self._runtime_lookup = None
         super().done(result)
 
     async def _look_for_client_secret(self, name: str) -> None:
@@ -648,8 +880,14 @@ class ServerDialog(QDialog):
             name
         ) is not None:
             errs["name"] = f"There is already a server called “{name}”."
+        missing = {ex.id for ex in self._active_examples() if ex.question.required} - {
+            k for k, v in self.example_values.answers().items() if v
+        }
+        self.example_values.show_missing(missing)
+        if missing:
+            errs["examples"] = self.tr("Replace the example values with your own.")
         if self.transport_value() == "stdio":
-            msg = validate_command(self.command.text(), self.cwd.text())
+            msg = validate_command(self._with_holes(self.command.text()), self.cwd.text())
             if msg:
                 errs["command"] = msg
         else:
@@ -662,8 +900,17 @@ class ServerDialog(QDialog):
 
     def accept(self) -> None:
         if self.pasted:
-            super().accept()  # several servers pasted: they are imported as they are
+            missing = {ex.id for ex in self.examples if ex.question.required} - {
+                k for k, v in self.example_values.answers().items() if v
+            }
+            self.example_values.show_missing(missing)
+            if missing:
+                self.example_values.fields[next(iter(sorted(missing)))].setFocus()
+                return
+            super().accept()  # several servers pasted: they are imported as a whole
             return
+        if self.transport_value() == "stdio":
+            self.split_command_line()
         errs = self.errors()
         self._set_error(self.name_error, errs.get("name"))
         self._set_error(self.command_error, errs.get("command"))
@@ -672,12 +919,18 @@ class ServerDialog(QDialog):
         if errs:
             if "client_id" in errs:
                 self.oauth.set_expanded(True)
+            first_key = next(iter(errs))
+            if first_key == "examples":
+                answers = self.example_values.answers()
+                key = next(ex.id for ex in self._active_examples() if not answers.get(ex.id))
+                self.example_values.fields[key].setFocus()
+                return
             first = {
                 "name": self.name,
                 "command": self.command,
                 "url": self.url,
                 "client_id": self.oauth.client_id,
-            }[next(iter(errs))]
+            }[first_key]
             first.setFocus()
             return
         if self.build()[1] and self._keyring_check is None:
@@ -723,19 +976,29 @@ class ServerDialog(QDialog):
         entry.name = name
         entry.transport = self.transport_value()
         secrets: dict[str, str] = {}
+        holes = self._with_holes
         if entry.transport == "stdio":
-            entry.command = self.command.text().strip()
-            entry.args = self.args_value()
-            entry.cwd = self.cwd.text().strip() or None
-            entry.env = self._collect(self.env, secrets)
+            entry.command = holes(self.command.text().strip())
+            entry.args = [holes(a) for a in self.args_value()]
+            entry.cwd = holes(self.cwd.text().strip()) or None
+            entry.env = self._collect(self.env, secrets, holes)
             entry.url, entry.headers = None, {}
         else:
-            entry.url = self.url.text().strip()
-            entry.headers = self._collect(self.headers, secrets)
+            entry.url = holes(self.url.text().strip())
+            entry.headers = self._collect(self.headers, secrets, holes)
             entry.command, entry.args, entry.cwd, entry.env = None, [], None, {}
             if self.oauth.typed_secret():
                 secrets[OAUTH_CLIENT_SECRET] = self.oauth.typed_secret()  # the keychain only
         secrets.update(take_launch_secrets(entry, secrets, self.arg_secrets.pending(entry.args)))
+        active = self._active_examples(entry)
+        if active:
+            from app.install.plan import InstallPlan, apply
+
+            answers = self.example_values.answers()
+            plan = InstallPlan(name, entry, [ex.question for ex in active])
+            applied = apply(plan, {ex.question.key: answers.get(ex.id) or None for ex in active})
+            entry = applied.entry
+            secrets.update(applied.secrets)
         entry.disabled = not self.enabled.isChecked()
         settings: dict[str, Any] = {
             "timeout": float(self.timeout.value()),
@@ -747,12 +1010,43 @@ class ServerDialog(QDialog):
             settings["oauth"] = self.oauth.settings(old if isinstance(old, dict) else {})
         return entry, secrets, settings
 
+    def _with_holes(self, text: str) -> str:
+        """`text` with each example value shown in it put back as its `${ask:KEY}` hole."""
+        from app.install.plan import ask_ref
+
+        for ex in sorted(self.examples, key=lambda e: -len(e.text)):
+            if ex.text and ex.text in text:
+                text = text.replace(ex.text, ask_ref(ex.question.key))
+        return text
+
+    def _active_examples(self, entry: Any = None) -> list[Example]:
+        """The examples still in the fields (one the person typed over needs no answer)."""
+        if not self.examples:
+            return []
+        if entry is None:
+            texts = [self.command.text(), self.url.text(), self.cwd.text(), *self.args_value()]
+            texts += [v for _k, v, _s, _r in self.env.values()] + [
+                v for _k, v, _s, _r in self.headers.values()
+            ]
+        else:
+            texts = [entry.command or "", entry.url or "", entry.cwd or "", *entry.args]
+            texts += [*entry.env.values(), *entry.headers.values()]
+        if entry is None:
+            return [ex for ex in self.examples if any(ex.text in t for t in texts)]
+        from app.install.plan import ask_ref
+
+        return [ex for ex in self.examples if any(ask_ref(ex.question.key) in t for t in texts)]
+
     @staticmethod
-    def _collect(rows: KeyValueRows, secrets: dict[str, str]) -> dict[str, str]:
+    def _collect(rows: KeyValueRows, secrets: dict[str, str], holes: Any = None) -> dict[str, str]:
         from app.config.refs import secret_ref
+        from app.install.plan import ASK_REF
 
         out: dict[str, str] = {}
         for key, value, secret, ref in rows.values():
+            if holes is not None and ASK_REF.search(holes(value)):
+                out[key] = holes(value)  # an example value: the answer fills it (a key: by reference)
+                continue
             if secret:
                 if not value and ref:
                     out[key] = ref  # unchanged: keep the stored secret
@@ -767,32 +1061,58 @@ class ServerDialog(QDialog):
     # --- paste a snippet ----------------------------------------------------------------------
     @Slot()
     def paste_json(self) -> None:
-        text, ok = QInputDialog.getMultiLineText(self, "Paste JSON", "Paste the server's JSON snippet:")
+        text, ok = QInputDialog.getMultiLineText(
+            self,
+            self.tr("Paste a snippet"),
+            self.tr("Paste the server's configuration snippet (or its command line) from its README:"),
+        )
         if ok and text.strip():
             self.apply_snippet(text)
 
     def apply_snippet(self, text: str) -> int:
         """Fill the fields from a snippet with one server; returns how many servers it held.
 
-        A snippet with several servers is kept in `self.pasted` for import as a whole.
+        Any client's shape is read (app.config.snippets). A snippet with several servers is kept
+        in `self.pasted` (install plans) for import as a whole. Example values are asked for.
         """
-        servers = parse_snippet(text)
-        if not servers:
-            QMessageBox.warning(self, "Paste JSON", "No server definition found in the pasted text.")
+        from app.config.snippets import SnippetError, read_snippet
+
+        try:
+            # One server goes into the fields as written: the dialog's own toggles take its keys.
+            found = read_snippet(text, extract=None, detect_secrets=False)
+        except SnippetError as exc:
+            QMessageBox.warning(self, self.tr("Paste a snippet"), str(exc))
             return 0
-        if len(servers) > 1:
-            self.pasted = servers
+        plans = found.plans
+        if len(plans) > 1:
+            from app.secrets.resolve import extract_secrets
+
+            # Several: imported as a whole, keys typed in clear moved to the keychain on the way.
+            plans = read_snippet(text, extract=extract_secrets).plans
+            self.pasted = plans
             self.paste_note.setText(
-                f"The snippet holds {len(servers)} servers: {', '.join(servers)}. "
-                "Press Save to add them all (secrets go to the keychain)."
+                self.tr(
+                    "The snippet holds %1 servers: %2. Press Save to add them all (keys go to the keychain)."
+                )
+                .replace("%1", str(len(plans)))
+                .replace("%2", ", ".join(visible_line(p.name) for p in plans))
             )
             self.paste_note.show()
             self.pages.setEnabled(False)
-            return len(servers)
-        from app.config.model import ServerEntry
-
-        ((name, raw),) = servers.items()
-        entry = ServerEntry.from_json(name, raw, normalise=True)
+            examples = [
+                Example(f"{i}:{q.key}", q, q.placeholder or f"<{q.key}>", i)
+                for i, p in enumerate(plans)
+                for q in p.questions
+            ]
+            self.examples = examples
+            self.example_values.set_examples(examples, {i: p.name for i, p in enumerate(plans)})
+            return len(plans)
+        (plan,) = plans
+        self.pasted = None
+        self.paste_note.hide()
+        self.pages.setEnabled(True)
+        self._set_examples([Example(q.key, q, q.placeholder or f"<{q.key}>") for q in plan.questions])
+        entry = self._shown(plan.entry)
         for rows in (self.env, self.headers):
             for r in list(rows.rows):
                 rows._remove(r)
@@ -802,33 +1122,60 @@ class ServerDialog(QDialog):
             for k, _v, s, _ in rows.rows:
                 if _looks_secret(k.text(), kind):
                     s.setChecked(True)
-        self.arg_secrets.detect()  # and `--api-key X`, `ghp_...` among the arguments
+        self._mark_example_fields()  # after the toggles: an example is shown, not masked
+        # And `--api-key X`, `ghp_...` among the arguments (not the example values: they are asked).
+        texts = self.args_value()
+        self.arg_secrets.detect(
+            [i for i, t in enumerate(texts) if not any(ex.text in t for ex in self.examples)]
+        )
         return 1
 
+    def _set_examples(self, examples: list[Example]) -> None:
+        self.examples = examples
+        self.example_values.set_examples(examples)
+        self.set_args(self.args_value())  # colour the arguments that hold one
 
-def parse_snippet(text: str) -> dict[str, dict[str, Any]]:
-    """Servers in a pasted snippet: a whole file, an `mcpServers` block, `"name": {...}`, or one entry."""
-    from app.config.jsonc import strip_jsonc
+    def _shown(self, entry: Any) -> Any:
+        """The entry as the fields show it: each `${ask:KEY}` hole as the example it replaced."""
+        from app.install.plan import ASK_REF
 
-    text = text.strip().rstrip(",")
-    candidates = [text, "{" + text + "}"]
-    data: Any = None
-    for c in candidates:
-        try:
-            data = json.loads(strip_jsonc(c))
-            break
-        except ValueError:
-            continue
-    if not isinstance(data, dict):
-        return {}
-    for key in ("mcpServers", "servers"):
-        if isinstance(data.get(key), dict):
-            return {str(k): v for k, v in data[key].items() if isinstance(v, dict)}
-    if isinstance(data.get("mcp"), dict) and isinstance(data["mcp"].get("servers"), dict):
-        return {str(k): v for k, v in data["mcp"]["servers"].items() if isinstance(v, dict)}
-    if "command" in data or "url" in data:
-        return {"server": data}
-    return {str(k): v for k, v in data.items() if isinstance(v, dict) and ("command" in v or "url" in v)}
+        texts = {ex.question.key: ex.text for ex in self.examples}
+
+        def show(value: str) -> str:
+            return ASK_REF.sub(lambda m: texts.get(m.group(1), m.group(0)), value)
+
+        shown = copy.deepcopy(entry)
+        shown.command = show(entry.command) if entry.command else entry.command
+        shown.args = [show(a) for a in entry.args]
+        shown.env = {k: show(v) for k, v in entry.env.items()}
+        shown.headers = {k: show(v) for k, v in entry.headers.items()}
+        shown.url = show(entry.url) if entry.url else entry.url
+        shown.cwd = show(entry.cwd) if entry.cwd else entry.cwd
+        return shown
+
+    def _mark_example_fields(self) -> None:
+        """Highlight the fields that show an example value, and say what to do with them."""
+        tip = self.tr("An example value: replace it with your own above.")
+        for edit in (self.command, self.url, self.cwd):
+            if any(ex.text in edit.text() for ex in self.examples):
+                edit.setStyleSheet("QLineEdit { " + EXAMPLE_STYLE + " }")
+                edit.setToolTip(tip)
+        for rows in (self.env, self.headers):
+            for _k, v, _s, _ in rows.rows:
+                if any(ex.text in v.text() for ex in self.examples):
+                    v.setEchoMode(QLineEdit.EchoMode.Normal)  # the example is no secret: show it
+                    v.setReadOnly(True)
+                    v.setStyleSheet("QLineEdit { " + EXAMPLE_STYLE + " }")
+                    v.setToolTip(tip)
+        self.set_args(self.args_value())
+
+    def pasted_answers(self) -> list[dict[str, str | None]]:
+        """Per pasted plan, the answers typed for its questions."""
+        typed = self.example_values.answers()
+        out: list[dict[str, str | None]] = [{} for _ in self.pasted or []]
+        for ex in self.examples:
+            out[ex.plan][ex.question.key] = typed.get(ex.id) or None
+        return out
 
 
 # --- flows the window starts ------------------------------------------------------------------
@@ -848,7 +1195,7 @@ async def open_server_dialog(window: Any, name: str | None) -> bool:
             if code != QDialog.DialogCode.Accepted.value:
                 return False
             if dialog.pasted and name is None:
-                await import_snippet(window, dialog.pasted)
+                await import_plans(window, dialog.pasted, dialog.pasted_answers())
                 return True
             entry, secrets, settings = dialog.build()
             try:
@@ -893,19 +1240,32 @@ async def save_entry(window: Any, old_name: str | None, entry: Any, settings: di
     window.servers.select(entry.name)
     if old_name is not None:
         row = window.server_model.server(entry.name)
-        if row is not None and row.state in ("ready", "connecting"):
+        if row is not None and row.state in ("ready", "connecting", "installing"):
             await controller.reconnect_server(entry.name)
     return True
 
 
-async def import_snippet(window: Any, servers: dict[str, Any]) -> None:
-    fd, path = tempfile.mkstemp(suffix=".json", prefix="mcp-desk-paste-")
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        json.dump({"mcpServers": servers}, fh)
+async def import_plans(window: Any, plans: list[Any], answers: list[dict[str, str | None]]) -> None:
+    """Add the servers of a pasted snippet, each with its answers (keys to the keychain in a
+    worker thread); what was added and what was not is reported as for a file."""
+    from app.config.importing import add_applied
+    from app.install.plan import apply
+
+    controller = window.controller
+    applied = [(p.title or p.name, apply(p, a)) for p, a in zip(plans, answers, strict=True)]
     try:
-        await _import_file(window, Path(path), "auto")
-    finally:
-        os.unlink(path)
+        result = await asyncio.to_thread(add_applied, controller.store, controller.secrets, applied)
+    except Exception as exc:
+        await ask(
+            window,
+            QCoreApplication.translate("ServerImport", "Import failed"),
+            QCoreApplication.translate("ServerImport", "Nothing was imported:") + f"\n\n{exc}",
+            yes=QCoreApplication.translate("ServerImport", "OK"),
+            no=QCoreApplication.translate("ServerImport", "Close"),
+            icon=QMessageBox.Icon.Critical,
+        )
+        return
+    await _imported(window, result)
 
 
 async def import_servers(window: Any, source: str) -> None:
@@ -971,6 +1331,11 @@ async def _import_file(window: Any, path: Path, fmt: Any) -> None:
             icon=QMessageBox.Icon.Critical,
         )
         return
+    await _imported(window, result)
+
+
+async def _imported(window: Any, result: Any) -> None:
+    controller = window.controller
     controller.servers_changed.emit()
     added = ", ".join(new for _, new in result.added) or "no servers"
     secrets = len(result.secret_names)

@@ -167,7 +167,7 @@ class ServerPanel(QWidget):
         if row is None:
             return set()
         acts = {"edit", "duplicate", "remove"}
-        if row.state in ("connecting", "ready"):
+        if row.state in ("connecting", "installing", "ready"):
             acts |= {"disconnect", "reconnect"}
         else:
             acts |= {"connect"}

@@ -253,6 +253,9 @@ class MainWindow(QMainWindow):
         add = QAction("&Add server…", self)
         add.triggered.connect(self.add_server)
         m.addAction(add)
+        from app.ui.open_target import add_link_actions
+
+        add_link_actions(self, m)  # h-links: "Open an install link…", Ctrl+V of a link on the list
         # h-bundles: server packages, from the menu or dropped on the window.
         from app.ui.bundle_dialog import choose_bundle, menu_text
 
@@ -272,6 +275,9 @@ class MainWindow(QMainWindow):
             a = QAction(label, self)
             a.triggered.connect(lambda _=False, s=source: self.import_from(s))
             self.import_menu.addAction(a)
+        from app.ui.registry_action import add_browse_action  # h-registry: the server directory
+
+        add_browse_action(self, m)
         exp = QAction("&Export…", self)
         exp.triggered.connect(self.export_servers)
         m.addAction(exp)
@@ -836,7 +842,7 @@ class MainWindow(QMainWindow):
                 "The Log tab below shows what the server printed."
             )
             self.overview_reason.show()
-        elif row.state == CONNECTING:
+        elif row.state in (CONNECTING, "installing"):
             self.catalog.empty.setText(f"Connecting to {server}… its tools will appear here.")
         elif row.state != READY:
             self.catalog.empty.setText(f"{server} is not connected. Press Connect to see its tools.")

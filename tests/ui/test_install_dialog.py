@@ -16,6 +16,7 @@ import keyring
 import pytest
 from keyring.backends import fail
 from keyring.errors import PasswordSetError
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLineEdit
 
 from app.config.model import ServerEntry
@@ -112,7 +113,9 @@ def test_the_plan_is_shown_and_add_waits_for_the_required_key(
         dialog, task = open_install(qtbot, window, plan())
         assert dialog.title_label.text() == "Brave Search"
         assert dialog.facts_label.text() == "version 1.2.0 · by Brave"
-        assert "<b>not bold</b>" in dialog.description.toPlainText()  # plain text, not rendered
+        # Plain text, not rendered.
+        assert dialog.description.text().endswith("<b>not bold</b>")
+        assert dialog.description.textFormat() == Qt.TextFormat.PlainText
         assert dialog.icon_label.pixmap() is not None and not dialog.icon_label.pixmap().isNull()
         assert "uv" in dialog.runtime_label.text()
         assert dialog.website_button.isEnabled()
@@ -221,3 +224,40 @@ def test_no_keychain_offers_to_keep_the_key_for_the_session(qtbot: Any, aloop: A
         assert "brave" in window.controller.session_only_servers()
         run(qtbot, asyncio.sleep(0))
     assert KEY not in (config_dir / "servers.json").read_text(encoding="utf-8")
+
+
+def test_numbers_booleans_and_lists(qtbot: Any, aloop: Any, config_dir: Path) -> None:
+    from app.ui.controller import DeskController
+    from app.ui.install_dialog import InstallDialog
+
+    entry = ServerEntry(
+        name="x", command=sys.executable, args=[ask_ref("n"), ask_ref("roots")], env={"V": ask_ref("verbose")}
+    )
+    p = InstallPlan(
+        name="demo",  # taken by the seeded demo server: the name offered is made unique
+        entry=entry,
+        questions=[
+            Question("n", "Results", kind="number", minimum=1, maximum=20, default="10", required=True),
+            Question("verbose", "Verbose", kind="boolean", default="true"),
+            Question("roots", "Folders", kind="directory", multiple=True),
+        ],
+    )
+    controller = DeskController()
+    controller.load_config()
+    dialog = InstallDialog(controller, p)
+    qtbot.addWidget(dialog)
+    assert dialog.name_edit.text() == "demo-2"
+    assert dialog.answers() == {"n": 10.0, "verbose": True, "roots": []}
+    dialog.fields["n"].edit.setText("30")
+    assert not dialog.add_button.isEnabled() and "at most 20" in dialog.add_button.toolTip()
+    dialog.fields["n"].edit.setText("ten")
+    assert not dialog.add_button.isEnabled() and "must be a number" in dialog.add_button.toolTip()
+    dialog.fields["n"].edit.setText("3")
+    dialog.fields["roots"].set_answer(["/a", "/b"])
+    assert dialog.add_button.isEnabled()
+    dialog.name_edit.setText("demo")
+    assert not dialog.add_button.isEnabled() and "already exists" in dialog.name_problem.text()
+    from app.install.plan import apply
+
+    applied = apply(p, dialog.answers())
+    assert applied.entry.args == ["3", "/a", "/b"] and applied.entry.env == {"V": "true"}

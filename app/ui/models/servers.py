@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +27,7 @@ Index = QModelIndex | QPersistentModelIndex
 # Connection states as the engine names them (ConnectionState values, lower-cased).
 IDLE = "idle"
 CONNECTING = "connecting"
+INSTALLING = "installing"  # npx/uvx download the server on its first start
 READY = "ready"
 FAILED = "failed"
 CLOSED = "closed"
@@ -35,6 +37,7 @@ DISABLED = "disabled"
 STATE_COLOURS = {
     IDLE: QColor("#8a8f98"),
     CONNECTING: QColor("#d39e00"),
+    INSTALLING: QColor("#d39e00"),  # in progress, like connecting: not a failure
     READY: QColor("#2e9d4f"),
     FAILED: QColor("#c62828"),
     CLOSED: QColor("#8a8f98"),
@@ -46,6 +49,7 @@ STATE_COLOURS = {
 STATE_WORDS = {
     IDLE: "not connected",
     CONNECTING: "connecting…",
+    INSTALLING: "installing the server…",
     READY: "ready",
     FAILED: "failed",
     CLOSED: "disconnected",
@@ -54,6 +58,9 @@ STATE_WORDS = {
 
 # The engine's reason when a server simply wants a sign-in; any other reason is worth showing.
 PLAIN_SIGN_IN_REASON = "sign in needed"
+# The engine's INSTALLING reason, "installing the server… (fetching NAME)": NAME is shown in the
+# translated sentence (it is a package's name, not a word to translate).
+_FETCHING = re.compile(r"\(fetching (.+)\)\s*$")
 
 
 @dataclass
@@ -95,6 +102,13 @@ class ServerRow:
             if self.reason and self.reason.strip().lower() != PLAIN_SIGN_IN_REASON:
                 return f"{needed}: {self.reason}"
             return needed
+        if state == INSTALLING:
+            fetching = _FETCHING.search(self.reason or "")
+            if fetching is None:
+                return QCoreApplication.translate("ServerRow", "installing the server…")
+            return QCoreApplication.translate("ServerRow", "installing the server… (fetching %1)").replace(
+                "%1", visible_line(fetching.group(1))
+            )
         if self.waiting_for_sign_in:
             return QCoreApplication.translate("ServerRow", "waiting for you to sign in…")
         if state == FAILED and self.reason:

@@ -1,0 +1,1 @@
+"""The MCP Registry ("server directory"): its read API v0.1, a cache, and entries → install plans."""
