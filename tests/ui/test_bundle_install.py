@@ -70,7 +70,9 @@ def test_node_package_form_trust_connect_call_update_remove(
         # The summary: the package's own words and icon, what it declares and needs, unsigned.
         assert dialog.title_label.text() == "Folder Helper"
         assert dialog.facts_label.text() == "version 1.0.0 · by MCP Desk tests"
-        assert "Lists the files of a folder you choose." in dialog.description.toPlainText()
+        shown = dialog.description
+        text = shown.text() if hasattr(shown, "text") else shown.toPlainText()
+        assert "Lists the files of a folder you choose." in text
         assert not dialog.icon_label.pixmap().isNull()
         notes = [label.text() for label in dialog.note_labels]
         assert "Tools: whoami, list_folder." in notes
@@ -225,3 +227,22 @@ def test_the_servers_menu_offers_packages(qtbot: Any, aloop: Any, config_dir: Pa
         assert "Server packages (*.mcpb *.dxt)" in dialog.nameFilters()
         dialog.reject()
         qtbot.waitUntil(lambda: window.bundle_file_dialog is None, timeout=WAIT)
+
+
+def test_a_package_given_on_the_command_line_opens_the_install_form(
+    qtbot: Any, aloop: Any, config_dir: Path, tmp_path: Path
+) -> None:
+    # What a double-click does: the desktop file's MIME types hand the path (or file:// URL) over.
+    from app.ui.open_target import open_argument
+
+    path = node_bundle(tmp_path / "Folder Helper.mcpb")
+    with open_desk(qtbot, approve=False) as window:
+        task = asyncio.ensure_future(open_argument(window, path.as_uri()))
+        qtbot.waitUntil(
+            lambda: getattr(window, "install_dialog", None) is not None and window.install_dialog.isVisible(),
+            timeout=WAIT,
+        )
+        assert window.install_dialog.title_label.text() == "Folder Helper"
+        window.install_dialog.reject()
+        qtbot.waitUntil(task.done, timeout=WAIT)
+        assert task.result() is None
