@@ -31,7 +31,7 @@ EXIT_TOOL_ERROR = 3
 EXIT_SIGN_IN = 4
 
 # Order is the order of `--help`.
-COMMAND_MODULES = ("servers", "secrets", "auth", "demo", "remote", "doctor", "install", "registry")
+COMMAND_MODULES = ("servers", "secrets", "auth", "demo", "remote", "doctor", "install", "registry", "bundles")
 
 
 class CommandError(Exception):

@@ -13,7 +13,17 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QByteArray, QModelIndex, QSettings, Qt, QTimer, QUrl, Signal, Slot
-from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QPaintEvent, QShortcut
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDragMoveEvent,
+    QDropEvent,
+    QIcon,
+    QKeySequence,
+    QPaintEvent,
+    QShortcut,
+)
 from PySide6.QtWidgets import (
     QDockWidget,
     QMainWindow,
@@ -246,6 +256,15 @@ class MainWindow(QMainWindow):
         from app.ui.open_target import add_link_actions
 
         add_link_actions(self, m)  # h-links: "Open an install link…", Ctrl+V of a link on the list
+        # h-bundles: server packages, from the menu or dropped on the window.
+        from app.ui.bundle_dialog import choose_bundle, menu_text
+
+        package = QAction(menu_text(), self)
+        package.setObjectName("installBundleAction")
+        package.triggered.connect(lambda: choose_bundle(self))
+        m.addAction(package)
+        self.install_bundle_action = package
+        self.setAcceptDrops(True)
         self.import_menu = m.addMenu("&Import from")
         for label, source in (
             ("Claude Desktop", "claude"),
@@ -568,10 +587,42 @@ class MainWindow(QMainWindow):
             return
         await c.forget(name)
         self._clear_server(name)
+        from app.ui.bundle_dialog import bundle_folder_of, remove_bundle_files  # h-bundles
+
+        package_folder = bundle_folder_of(c.store, name)  # installed from a package: its files go too
         c.store.remove(name)
         c.save()
+        if package_folder is not None:
+            await remove_bundle_files(package_folder)
         if delete_secrets:
             await c.secrets.adelete_server(name)
+
+    # --- h-bundles: a .mcpb/.dxt dropped on the window is installed ------------------------------
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        from app.ui.bundle_dialog import dropped_bundles
+
+        if dropped_bundles(event.mimeData()):
+            event.acceptProposedAction()
+        else:
+            super().dragEnterEvent(event)
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
+        from app.ui.bundle_dialog import dropped_bundles
+
+        if dropped_bundles(event.mimeData()):
+            event.acceptProposedAction()
+        else:
+            super().dragMoveEvent(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        from app.ui.bundle_dialog import dropped_bundles, install_bundle_file
+
+        paths = dropped_bundles(event.mimeData())
+        if not paths:
+            super().dropEvent(event)
+            return
+        event.acceptProposedAction()
+        self.controller.spawn(install_bundle_file(self, paths[0]), self._show_error)
 
     # --- engine events ------------------------------------------------------------------------
     @Slot(str)

@@ -8,7 +8,6 @@ import asyncio
 import base64
 import json
 import sys
-import types
 from pathlib import Path
 from typing import Any
 
@@ -85,10 +84,8 @@ def test_open_argument_dispatches_links_and_packages(
         opened.append(path)
         return "bundled"
 
-    # h-bundles' module, as far as this dispatch needs it (its own tests cover the rest).
-    fake = types.ModuleType("app.ui.bundle_dialog")
-    fake.install_bundle_file = install_bundle_file  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "app.ui.bundle_dialog", fake)
+    # h-bundles' install, as far as this dispatch needs it (its own tests cover the rest).
+    monkeypatch.setattr("app.ui.bundle_dialog.install_bundle_file", install_bundle_file)
     package = tmp_path / "My Server.mcpb"
     with open_desk(qtbot) as window:
         task = asyncio.ensure_future(open_argument(window, LINK))
