@@ -39,7 +39,7 @@ from app.config.model import KNOWN_ENTRY_KEYS, ServerEntry
 from app.config.refs import secret_ref
 from app.config.secret_names import is_secret_name
 from app.install.answers import BadQuestion, question_from_json
-from app.install.plan import ASK_REF, InstallPlan, Question, ask_ref
+from app.install.plan import ASK_REF, InstallPlan, Question, ask_ref, runtime_kind
 
 logger = logging.getLogger(__name__)
 
@@ -377,22 +377,6 @@ def _map_strings(entry: ServerEntry, fn: Callable[[str], str]) -> None:
         entry.url = fn(entry.url)
     if entry.cwd:
         entry.cwd = fn(entry.cwd)
-
-
-def runtime_kind(command: str | None) -> str | None:
-    """What a command needs to run, in `InstallPlan.runtime`'s words."""
-    if not command:
-        return None
-    stem = command.replace("\\", "/").rsplit("/", 1)[-1].lower().removesuffix(".cmd").removesuffix(".exe")
-    if stem in ("npx", "node", "npm", "pnpm", "bunx", "yarn"):
-        return "node"
-    if stem in ("uvx", "uv"):
-        return "uv"
-    if stem.startswith("python") or stem == "pipx":
-        return "python"
-    if stem in ("docker", "podman"):
-        return "docker"
-    return "binary"
 
 
 def _depth(value: Any, level: int = 0) -> int:

@@ -492,7 +492,7 @@ def read_snippet(
     """`text` as install plans: example values are questions, secrets typed in clear are in
     `plan.secrets` (they reach the keyring only when the plan is added). Raises `SnippetError`."""
     from app.config.importing import read_snippet_servers
-    from app.install.plan import InstallPlan
+    from app.install.plan import InstallPlan, runtime_kind
 
     snippet = parse_snippet(text)
     result = read_snippet_servers(
@@ -521,19 +521,3 @@ def read_snippet(
 def snippet_plans(text: str, **kwargs: Any) -> list[InstallPlan]:
     """One `InstallPlan` per server in `text` (see `read_snippet`)."""
     return read_snippet(text, **kwargs).plans
-
-
-def runtime_kind(command: str | None) -> str | None:
-    """What a command needs to run, as InstallPlan.runtime says it."""
-    if not command:
-        return None
-    stem = command.replace("\\", "/").rsplit("/", 1)[-1].lower().removesuffix(".cmd").removesuffix(".exe")
-    if stem in ("npx", "node", "npm", "pnpm", "bunx", "yarn"):
-        return "node"
-    if stem in ("uvx", "uv"):
-        return "uv"
-    if stem.startswith("python") or stem == "pipx":
-        return "python"
-    if stem in ("docker", "podman"):
-        return "docker"
-    return "binary"

@@ -27,6 +27,22 @@ def ask_ref(key: str) -> str:
     return "${ask:" + key + "}"
 
 
+def runtime_kind(command: str | None) -> str | None:
+    """What a command needs to run, in `InstallPlan.runtime`'s words ("npx" → "node")."""
+    if not command:
+        return None
+    stem = command.replace("\\", "/").rsplit("/", 1)[-1].lower().removesuffix(".cmd").removesuffix(".exe")
+    if stem in ("npx", "node", "npm", "pnpm", "bunx", "yarn"):
+        return "node"
+    if stem in ("uvx", "uv"):
+        return "uv"
+    if stem.startswith("python") or stem == "pipx":
+        return "python"
+    if stem in ("docker", "podman"):
+        return "docker"
+    return "binary"
+
+
 @dataclass(frozen=True)
 class Question:
     """One value the person gives before the server is added."""
