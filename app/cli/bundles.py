@@ -10,9 +10,6 @@ installed but not allowed to run (exit 5).
 from __future__ import annotations
 
 import argparse
-import getpass
-import math
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,7 +19,7 @@ from app.mcp.visible import visible, visible_line
 
 if TYPE_CHECKING:
     from app.bundles.archive import Bundle
-    from app.install.plan import Answer, InstallPlan, Question
+    from app.install.plan import Answer, InstallPlan
 
 
 def register(subparsers: Any) -> None:
@@ -102,87 +99,27 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def parse_answer(q: Question, text: str) -> Answer:
-    if q.multiple:
-        return [p for p in text.split(os.pathsep) if p]
-    if q.kind == "boolean":
-        word = text.strip().lower()
-        if word in ("1", "true", "yes", "y", "on"):
-            return True
-        if word in ("0", "false", "no", "n", "off"):
-            return False
-        raise CommandError(f"{q.key}: answer yes or no", EXIT_USAGE)
-    if q.kind == "number":
-        try:
-            number = float(text)
-        except ValueError:
-            raise CommandError(f"{q.key}: {text[:40]!r} is not a number", EXIT_USAGE) from None
-        if not math.isfinite(number):
-            raise CommandError(f"{q.key}: {text[:40]!r} is not a number", EXIT_USAGE)
-        if q.minimum is not None and number < q.minimum:
-            raise CommandError(f"{q.key}: must be at least {q.minimum:g}", EXIT_USAGE)
-        if q.maximum is not None and number > q.maximum:
-            raise CommandError(f"{q.key}: must be at most {q.maximum:g}", EXIT_USAGE)
-        return number
-    return text
-
-
-def _given(plan: InstallPlan, pairs: list[str]) -> dict[str, Answer]:
-    by_key = {q.key: q for q in plan.questions}
-    out: dict[str, Answer] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep:
-            raise CommandError(f"--set {pair[:40]!r}: write KEY=VALUE", EXIT_USAGE)
-        q = by_key.get(key)
-        if q is None:
-            known = ", ".join(by_key) or "none"
-            raise CommandError(
-                f"--set {key[:40]!r}: the package asks no such question (it asks: {known})", EXIT_USAGE
-            )
-        out[key] = parse_answer(q, value)
-    return out
-
-
-def _on_terminal() -> bool:
-    try:
-        return sys.stdin.isatty() and sys.stderr.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
 def _ask(plan: InstallPlan, given: dict[str, Answer], skip: set[str]) -> dict[str, Answer]:
-    """Ask on a terminal for every question not given (required ones until answered); without
-    a terminal, a missing required value is exit 2."""
+    """Ask on a terminal for every question not given or kept from the installed version (the
+    same asking as `mcp-desk install`); without a terminal, a missing required value is exit 2."""
+    from app.cli.install import ask_on_terminal, on_terminal
+    from app.install.answers import answer_problem, default_answer
+
     answers = dict(given)
+    terminal = on_terminal()
     for q in plan.questions:
         if q.key in answers or q.key in skip:
             continue
-        if not _on_terminal():
-            if q.required and q.default is None:
-                raise CommandError(
-                    f"{q.key} ({visible_line(q.label)}) is required: give it with --set {q.key}=VALUE",
-                    EXIT_USAGE,
-                )
-            continue
-        hint = f" [{q.default}]" if q.default is not None and not q.secret else ""
-        prompt = f"{visible_line(q.label)}{' (required)' if q.required else ''}{hint}: "
-        while True:
-            text = getpass.getpass(prompt) if q.secret else input(prompt)
-            if not text and q.default is not None:
-                break
-            if not text and not q.required:
-                break
-            if text:
-                try:
-                    answers[q.key] = parse_answer(q, text)
-                except CommandError as exc:
-                    print(str(exc), file=sys.stderr)
-                    continue
-                break
+        if terminal:
+            answers[q.key] = ask_on_terminal(q, sys.stderr)
+        elif answer_problem(q, default_answer(q)) is not None:
+            raise CommandError(
+                f"{q.key} ({visible_line(q.label)}) is required: give it with --set {q.key}=VALUE",
+                EXIT_USAGE,
+            )
     for q in plan.questions:  # defaults of several values arrive as one joined text
         if q.key not in answers and q.default is not None:
-            answers[q.key] = parse_answer(q, q.default)
+            answers[q.key] = default_answer(q)
     return answers
 
 
@@ -190,6 +127,7 @@ def cmd_install(args: argparse.Namespace) -> int:
     from app.bundles import installed
     from app.bundles.archive import BundleError
     from app.cli.approval import ensure_approved
+    from app.cli.install import answers_from_sets, set_pairs
     from app.config.store import ConfigStore
     from app.install.plan import MissingAnswer
     from app.secrets.profile import folder_secrets
@@ -201,7 +139,7 @@ def cmd_install(args: argparse.Namespace) -> int:
     store = ConfigStore()
     store.load()
     secrets = folder_secrets(store)
-    given = _given(plan, args.set)
+    given = answers_from_sets(plan, set_pairs(args.set))
     existing = installed.find(store, bundle.manifest.name)
     try:
         if existing is not None:

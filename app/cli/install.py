@@ -31,7 +31,8 @@ TRIES = 3
 SETTINGS_NOT_FROM_PLANS = frozenset({"approved_launch", "trusted_tools"})
 
 
-def _on_terminal() -> bool:
+def on_terminal() -> bool:
+    """Both stdin and stderr are a terminal: questions can be asked and seen."""
     try:
         return sys.stdin.isatty() and sys.stderr.isatty()
     except (AttributeError, ValueError):
@@ -93,7 +94,9 @@ def ask_on_terminal(
     raise CommandError(f"{q.label}: no usable answer", EXIT_USAGE)
 
 
-def _parse_sets(plan: InstallPlan, answers: Mapping[str, str]) -> dict[str, Answer]:
+def answers_from_sets(plan: InstallPlan, answers: Mapping[str, str]) -> dict[str, Answer]:
+    """`--set KEY=VALUE` answers read as their questions' kinds; exit 2 for an unknown key or a
+    value that does not do."""
     from app.install.answers import answer_problem, parse_answer
 
     known = {q.key: q for q in plan.questions}
@@ -136,7 +139,7 @@ def run_plan(
     from app.install.plan import apply
     from app.mcp.visible import visible, visible_line
 
-    terminal = _on_terminal() if interactive is None else interactive
+    terminal = on_terminal() if interactive is None else interactive
     wanted = name or plan.name.strip() or "server"
     problem = name_problem(wanted)
     if problem is not None:
@@ -145,7 +148,7 @@ def run_plan(
         raise ServerExistsError(store.path, f"a server named {name!r} already exists")
     server = name or store.unique_name(wanted)
 
-    given = _parse_sets(plan, answers)
+    given = answers_from_sets(plan, answers)
     for note in plan.notes:
         out.write(f"note: {visible(note)}\n")
     missing = [
@@ -226,7 +229,8 @@ def run_plan(
 # -- the command ---------------------------------------------------------------------------
 
 
-def _pairs(values: list[str] | None) -> dict[str, str]:
+def set_pairs(values: list[str] | None) -> dict[str, str]:
+    """The `--set KEY=VALUE` options as a mapping (exit 2 for one without `=`)."""
     out: dict[str, str] = {}
     for item in values or []:
         key, sep, value = item.partition("=")
@@ -249,7 +253,7 @@ def cmd_install(args: argparse.Namespace) -> int:
     store.load()
     secrets = folder_secrets(store)
     return run_plan(
-        plan, store, secrets, answers=_pairs(args.set), trust=args.trust, out=sys.stderr, name=args.name
+        plan, store, secrets, answers=set_pairs(args.set), trust=args.trust, out=sys.stderr, name=args.name
     )
 
 

@@ -161,7 +161,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_add(args: argparse.Namespace) -> int:
-    from app.cli.install import _pairs, run_plan
+    from app.cli.install import run_plan, set_pairs
     from app.registry.convert import CannotAdd, ways
     from app.registry.convert import to_plan as make_plan
     from app.secrets.profile import folder_secrets
@@ -181,7 +181,13 @@ def cmd_add(args: argparse.Namespace) -> int:
         raise CommandError(f"{args.name}: {exc}") from None
     secrets = folder_secrets(store)
     return run_plan(
-        plan, store, secrets, answers=_pairs(args.set), trust=args.trust, out=sys.stderr, name=args.new_name
+        plan,
+        store,
+        secrets,
+        answers=set_pairs(args.set),
+        trust=args.trust,
+        out=sys.stderr,
+        name=args.new_name,
     )
 
 

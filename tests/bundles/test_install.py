@@ -192,7 +192,7 @@ def test_missing_required_value_without_a_terminal(
     code, _, err = run(
         ["bundles", "install", str(node_bundle(tmp_path / "n.mcpb")), "--set", "nope=1"], capsys
     )
-    assert code == 2 and "asks no such question" in err
+    assert code == 2 and "asks no such value" in err
 
 
 def test_show_and_bad_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
