@@ -12,7 +12,9 @@ about words such as "your", "here", "xxx", angle brackets and well-known example
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from app.config.model import ServerEntry
@@ -66,8 +68,12 @@ class Span:
     kind: str  # "path", "variable", "value"
 
 
-def find_placeholders(value: str) -> list[Span]:
-    """The example values inside `value`, left to right, without overlaps."""
+def find_placeholders(value: str, environ: Mapping[str, str] | None = None) -> list[Span]:
+    """The example values inside `value`, left to right, without overlaps.
+
+    A variable reference whose variable is set (`${env:HOME}`, `${GITHUB_TOKEN}` exported in the
+    shell) is not an example: it is filled from the environment when the server starts."""
+    env = os.environ if environ is None else environ
     found: list[Span] = []
 
     def add(start: int, end: int, kind: str) -> None:
@@ -75,6 +81,9 @@ def find_placeholders(value: str) -> list[Span]:
             found.append(Span(start, end, kind))
 
     for m in _VARIABLE.finditer(value):
+        if m.group(1) in env:
+            found.append(Span(m.start(), m.end(), "set"))  # kept as written, and no rule below takes it
+            continue
         add(m.start(), m.end(), "variable")
     for m in _ANGLE.finditer(value):
         add(m.start(), m.end(), "value")
@@ -93,7 +102,7 @@ def find_placeholders(value: str) -> list[Span]:
         word = m.group(0).strip(".-_") if not m.group(0).endswith(("...", "…")) else m.group(0)
         if word and any(rule.search(word) for rule in _TOKEN_RULES):
             add(m.start(), m.end(), "value")
-    return sorted(found, key=lambda s: s.start)
+    return sorted((s for s in found if s.kind != "set"), key=lambda s: s.start)
 
 
 def is_placeholder(value: str) -> bool:

@@ -440,3 +440,21 @@ def test_a_snippet_file_imports_through_the_file_importer(tmp_path: Path) -> Non
     path.write_text('# put this in your config\n"mcpServers": {"m": {"command": "npx", "args": ["m"],},}\n')
     result = read_import_file(path)
     assert [s.entry.name for s in result.servers] == ["m"]
+
+
+def test_a_variable_that_is_set_is_a_reference_not_an_example(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `${env:NAME}` is filled from MCP Desk's environment at start (README "Secrets"): asking for it
+    # would make `servers add --arg=--outer=${env:OUTER}` stop with "value(s) needed".
+    monkeypatch.setenv("MCPDESK_TEST_SET", "x")
+    monkeypatch.delenv("MCPDESK_TEST_UNSET", raising=False)
+    entry = ServerEntry(
+        name="s",
+        command="srv",
+        args=["--outer=${env:MCPDESK_TEST_SET}", "--other=${MCPDESK_TEST_UNSET}"],
+        env={"A": "${MCPDESK_TEST_SET}"},
+    )
+    questions = make_holes(entry)
+    assert [q.placeholder for q in questions] == ["${MCPDESK_TEST_UNSET}"]  # named after its flag
+    assert entry.args[0] == "--outer=${env:MCPDESK_TEST_SET}" and entry.env["A"] == "${MCPDESK_TEST_SET}"
+    assert find_placeholders("${env:MCPDESK_TEST_SET}") == []
+    assert find_placeholders("${env:MCPDESK_TEST_SET}", environ={}) != []
