@@ -312,7 +312,7 @@ def _read_servers(
 
             used = {m.group(1) for v in _strings(entry) for m in ASK_REF.finditer(v)}
             questions = [q for k, q in (input_questions or {}).items() if k in used]
-            questions += make_holes(entry, {q.key for q in questions})
+            questions += make_holes(entry, {q.key for q in questions}, env)
         if extract is not None:
             with _holes_hidden(entry):
                 secrets.update(extract(entry, detect=detect_secrets, taken=set(secrets)))

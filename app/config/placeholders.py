@@ -187,7 +187,9 @@ def _is_folder(span: Span, text: str, key: str) -> bool:
     return bool(words & {"DIR", "DIRECTORY", "FOLDER", "PATH", "ROOT"}) and not words & SECRET_WORDS
 
 
-def make_holes(entry: ServerEntry, taken: set[str] | None = None) -> list[Question]:
+def make_holes(
+    entry: ServerEntry, taken: set[str] | None = None, environ: Mapping[str, str] | None = None
+) -> list[Question]:
     """Replace each example value in `entry` by `${ask:KEY}` and return the questions, in order.
 
     The same example text met twice in the entry is one question. `taken` holds keys already
@@ -197,7 +199,7 @@ def make_holes(entry: ServerEntry, taken: set[str] | None = None) -> list[Questi
     by_text: dict[str, str] = {}
 
     def fill(value: str, place: _Place) -> str:
-        spans = find_placeholders(value)
+        spans = find_placeholders(value, environ)
         if not spans:
             return value
         out: list[str] = []

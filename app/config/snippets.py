@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import sys
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -323,11 +324,25 @@ def normalise_entry(raw: dict[str, Any]) -> dict[str, Any]:
         entry.pop("source")
     if isinstance(entry.get("args"), list):
         entry["args"] = [_text(a) for a in entry["args"]]
+        _unwrap_cmd(entry)
         _npx_yes(entry)
     for key in ("env", "headers"):
         if isinstance(entry.get(key), dict):
             entry[key] = {str(k): _text(v) for k, v in entry[key].items() if v is not None}
     return entry
+
+
+def _unwrap_cmd(entry: dict[str, Any], platform: str = sys.platform) -> None:
+    """`cmd /c npx -y pkg` → `npx -y pkg` outside Windows. READMEs print the Windows form of
+    Claude Desktop's set-up next to the other one; on macOS and Linux there is no `cmd`, and the
+    command it wraps is the one meant."""
+    command = entry.get("command")
+    args = entry["args"]
+    if platform == "win32" or not isinstance(command, str) or len(args) < 2:
+        return
+    stem = command.replace("\\", "/").rsplit("/", 1)[-1].lower().removesuffix(".exe")
+    if stem == "cmd" and args[0].lower() in ("/c", "/s/c", "/k"):
+        entry["command"], entry["args"] = args[1], args[2:]
 
 
 def _npx_yes(entry: dict[str, Any]) -> None:

@@ -458,3 +458,21 @@ def test_a_variable_that_is_set_is_a_reference_not_an_example(monkeypatch: pytes
     assert entry.args[0] == "--outer=${env:MCPDESK_TEST_SET}" and entry.env["A"] == "${MCPDESK_TEST_SET}"
     assert find_placeholders("${env:MCPDESK_TEST_SET}") == []
     assert find_placeholders("${env:MCPDESK_TEST_SET}", environ={}) != []
+
+
+def test_windows_cmd_wrapper_is_unwrapped_elsewhere() -> None:
+    import sys
+
+    from app.config.snippets import _unwrap_cmd
+
+    text = (
+        '{"mcpServers": {"everything": {"command": "cmd", '
+        '"args": ["/c", "npx", "@modelcontextprotocol/server-everything"]}}}'
+    )
+    (plan,) = snippet_plans(text)
+    if sys.platform != "win32":
+        assert plan.entry.command == "npx"
+        assert plan.entry.args == ["-y", "@modelcontextprotocol/server-everything"]
+    entry: dict[str, Any] = {"command": "cmd", "args": ["/c", "npx", "x"]}
+    _unwrap_cmd(entry, platform="win32")
+    assert entry == {"command": "cmd", "args": ["/c", "npx", "x"]}
