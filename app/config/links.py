@@ -271,7 +271,7 @@ def _clean_name(name: str | None) -> str:
 def _questions(entry: ServerEntry, inputs: Any, scheme: str) -> list[Question]:
     """The plan's questions: the link's own `inputs` (ours, or VS Code's `promptString`s), each
     `${ask:KEY}` / `${input:ID}` hole without one, and example values found by
-    `app.config.placeholders` (h-snippets) when it is there."""
+    `app.config.placeholders`."""
     if not isinstance(inputs, list):
         raise LinkError("the link's `inputs` must be a list")
     if len(inputs) > MAX_INPUTS:
@@ -335,16 +335,10 @@ def _vscode_input(item: dict[str, Any]) -> Question | None:
 
 
 def _placeholder_questions(entry: ServerEntry, taken: set[str]) -> list[Question]:
-    """Example values (`YOUR_API_KEY_HERE`) as questions. The finder is h-snippets'
-    `app.config.placeholders.make_holes`; until it is merged, example values stay as written
-    (the seam: nothing else here changes when it arrives)."""
-    try:
-        from app.config.placeholders import make_holes  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        logger.debug("app.config.placeholders is not there yet: example values are not asked for")
-        return []
-    questions: list[Question] = make_holes(entry, set(taken))
-    return questions
+    """Example values (`YOUR_API_KEY_HERE`) as questions, found as in a pasted snippet."""
+    from app.config.placeholders import make_holes
+
+    return make_holes(entry, set(taken))
 
 
 def _move_secrets(entry: ServerEntry, asked: set[str]) -> dict[str, str]:

@@ -60,17 +60,14 @@ class Way:
     """Whether the program it needs was found (always true for Node.js and uv: built in)."""
 
 
-def _builtin_runtimes() -> bool:
-    try:
-        import app.runtimes  # noqa: F401  (h-runtimes: built-in Node.js and uv)
-    except ImportError:
-        return False
-    return True
-
-
 def program_available(command: str) -> bool:
-    """Whether `command` (npx, uvx, docker, dnx) can be run here; cheap, safe off the GUI thread."""
-    if command in ("npx", "uvx") and _builtin_runtimes():
+    """Whether `command` (npx, uvx, docker, dnx) can be run here; cheap, safe off the GUI thread.
+    npx and uvx always can: MCP Desk has its own Node.js and uv when the person has none."""
+    from app.runtimes.private import private_node, private_uv
+
+    if command == "npx" and private_node() is not None:
+        return True
+    if command == "uvx" and private_uv() is not None:
         return True
     return shutil.which(command) is not None
 

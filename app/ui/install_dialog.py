@@ -389,7 +389,7 @@ class InstallDialog(QDialog):
 
     async def _find_runtime(self) -> None:
         """Name the runtime it will use ("Node.js 24.19 (built in)", "your Node.js 22.3") once
-        h-runtimes' lookup says (a worker thread: it may look at folders and run `node -v`)."""
+        app.runtimes' lookup says (a worker thread: it may look at folders and run `node -v`)."""
         try:
             from app.runtimes import describe, runtime_for
         except ImportError:

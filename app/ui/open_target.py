@@ -3,7 +3,7 @@ install link…", given by the browser's scheme handler) or a server package pat
 dropped, given on the command line).
 
 `open_argument(window, text)` dispatches: a link → `app.config.links.parse_link` → the install
-dialog; a path or `file://` URL ending `.mcpb`/`.dxt` → h-bundles'
+dialog; a path or `file://` URL ending `.mcpb`/`.dxt` →
 `app.ui.bundle_dialog.install_bundle_file` (imported when needed). Anything else is said to be
 something MCP Desk cannot open, in a message the person can read; nothing is thrown away silently.
 """

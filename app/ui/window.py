@@ -253,18 +253,19 @@ class MainWindow(QMainWindow):
         add = QAction("&Add server…", self)
         add.triggered.connect(self.add_server)
         m.addAction(add)
-        from app.ui.open_target import add_link_actions
-
-        add_link_actions(self, m)  # h-links: "Open an install link…", Ctrl+V of a link on the list
-        # h-bundles: server packages, from the menu or dropped on the window.
+        # The ways to add a server found elsewhere: the directory, a package file, a link.
         from app.ui.bundle_dialog import choose_bundle, menu_text
+        from app.ui.open_target import add_link_actions
+        from app.ui.registry_action import add_browse_action
 
+        add_browse_action(self, m)
         package = QAction(menu_text(), self)
         package.setObjectName("installBundleAction")
         package.triggered.connect(lambda: choose_bundle(self))
         m.addAction(package)
         self.install_bundle_action = package
-        self.setAcceptDrops(True)
+        self.setAcceptDrops(True)  # a package dropped on the window is installed
+        add_link_actions(self, m)  # "Open an install link…", and Ctrl+V of a link on the list
         self.import_menu = m.addMenu("&Import from")
         for label, source in (
             ("Claude Desktop", "claude"),
@@ -275,9 +276,6 @@ class MainWindow(QMainWindow):
             a = QAction(label, self)
             a.triggered.connect(lambda _=False, s=source: self.import_from(s))
             self.import_menu.addAction(a)
-        from app.ui.registry_action import add_browse_action  # h-registry: the server directory
-
-        add_browse_action(self, m)
         exp = QAction("&Export…", self)
         exp.triggered.connect(self.export_servers)
         m.addAction(exp)
@@ -587,7 +585,7 @@ class MainWindow(QMainWindow):
             return
         await c.forget(name)
         self._clear_server(name)
-        from app.ui.bundle_dialog import bundle_folder_of, remove_bundle_files  # h-bundles
+        from app.ui.bundle_dialog import bundle_folder_of, remove_bundle_files
 
         package_folder = bundle_folder_of(c.store, name)  # installed from a package: its files go too
         c.store.remove(name)
@@ -597,7 +595,7 @@ class MainWindow(QMainWindow):
         if delete_secrets:
             await c.secrets.adelete_server(name)
 
-    # --- h-bundles: a .mcpb/.dxt dropped on the window is installed ------------------------------
+    # --- a .mcpb/.dxt dropped on the window is installed ----------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         from app.ui.bundle_dialog import dropped_bundles
 

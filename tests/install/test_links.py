@@ -155,8 +155,7 @@ def test_names_are_cleaned() -> None:
     assert parse_link(f"mcp-desk://install?config={b64(MEMORY)}").name == "server"
 
 
-def test_example_values_become_questions_when_the_finder_is_there() -> None:
-    pytest.importorskip("app.config.placeholders")  # h-snippets' module (the seam until merged)
+def test_example_values_become_questions() -> None:
     entry = {"command": "npx", "args": ["-y", "brave"], "env": {"BRAVE_API_KEY": "YOUR_API_KEY_HERE"}}
     plan = parse_link(f"mcp-desk://install?name=brave&config={b64(entry)}")
     (q,) = plan.questions
