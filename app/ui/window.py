@@ -64,8 +64,10 @@ GUIDE = (
     "1.  The “demo” server on the left is connecting by itself: MCP Desk connects every "
     "enabled server when it starts. Its tools appear in the middle.\n"
     "2.  Choose a tool, fill in the form, and press Run (Ctrl+Enter).\n\n"
-    "To add your own server, press “Add server…”: type a command or a URL, or paste the JSON "
-    "snippet from the server's README. API keys you enter are kept in your system's keychain."
+    "To add your own server, find one in Servers → Browse the server directory, open a server "
+    "package (.mcpb), or press “Add server…” and paste the command line or the snippet from the "
+    "server's README. You do not need Node.js or uv: MCP Desk has its own. API keys you enter "
+    "are kept in your computer's keychain."
 )
 
 KIND_NOUNS = {"tools": "tool", "resources": "resource", "resource_templates": "template", "prompts": "prompt"}
