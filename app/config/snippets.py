@@ -54,6 +54,14 @@ class SnippetError(ValueError):
     """The text holds no server definition this app can read (a plain sentence)."""
 
 
+MAX_SNIPPET = 256 * 1024
+"""Characters of pasted text read as a snippet. A README's snippet is a few KB; reading is
+roughly linear but slow per character (0.7 s a MB), and the Paste box reads on the GUI thread.
+A bigger config file is imported as a file (Import → File, `servers import FILE`)."""
+MAX_COMMAND_LINE = 32 * 1024
+"""Characters of one command line split into words: shlex takes 13 s on 2 MB."""
+
+
 @dataclass
 class Snippet:
     servers: dict[str, dict[str, Any]]
@@ -92,6 +100,11 @@ def _json_candidates(text: str) -> list[str]:
 
 def _load(text: str) -> tuple[Any, str]:
     """The snippet's data and its syntax ("json", "toml" or "command")."""
+    if len(text) > MAX_SNIPPET:
+        raise SnippetError(
+            f"The text is too long to be a server's snippet ({len(text) // 1024:,} KB; a snippet is at "
+            f"most {MAX_SNIPPET // 1024} KB). To bring in a whole configuration file, import the file."
+        )
     cleaned = _clean_text(text)
     if not cleaned:
         raise SnippetError("The text is empty.")
@@ -129,6 +142,8 @@ def split_command_line(text: str) -> tuple[dict[str, str], str, list[str]]:
     POSIX quoting, except for a line that starts with a Windows path (`C:\\Program Files\\...`):
     backslashes there are path separators, so only double quotes group words. Raises ValueError
     for an unbalanced quote or an empty line."""
+    if len(text) > MAX_COMMAND_LINE:
+        raise ValueError(f"it is too long ({len(text):,} characters; at most {MAX_COMMAND_LINE:,})")
     text = text.strip()
     if _WINDOWS_PATH.match(text):
         words = [w[1:-1] if len(w) >= 2 and w[0] == w[-1] == '"' else w for w in _windows_split(text)]

@@ -476,3 +476,25 @@ def test_windows_cmd_wrapper_is_unwrapped_elsewhere() -> None:
     entry: dict[str, Any] = {"command": "cmd", "args": ["/c", "npx", "x"]}
     _unwrap_cmd(entry, platform="win32")
     assert entry == {"command": "cmd", "args": ["/c", "npx", "x"]}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"mcpServers": {"a": {"command": "npx", "args": ["' + "x" * 5_000_000 + '"]}}}',
+        "npx -y " + "a " * 1_000_000,
+    ],
+    ids=["5 MB value", "2 MB command line"],
+)
+def test_a_huge_paste_is_refused_with_a_reason(text: str) -> None:
+    # Both took seconds (13 s for the command line) on the Paste box's GUI thread before the cap.
+    with pytest.raises(SnippetError, match="too long to be a server's snippet"):
+        snippet_plans(text)
+
+
+def test_a_huge_command_line_is_not_split() -> None:
+    with pytest.raises(ValueError, match="too long"):
+        split_command_line("npx -y " + "a " * 100_000)
+    # Inside a snippet, a command string too long to split stays one word, and the rest imports.
+    (plan,) = snippet_plans('{"a": {"command": "npx -y ' + "b " * 20_000 + '"}}')
+    assert plan.entry.command.startswith("npx -y b")
