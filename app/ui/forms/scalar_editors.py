@@ -10,9 +10,22 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from PySide6.QtCore import QDate, QStringListModel, Qt, Slot
-from PySide6.QtGui import QFontDatabase, QKeyEvent
+from PySide6.QtCore import (
+    QCoreApplication,
+    QDate,
+    QEvent,
+    QObject,
+    QPoint,
+    QPointF,
+    QSize,
+    QStringListModel,
+    Qt,
+    Slot,
+)
+from PySide6.QtGui import QFontDatabase, QGuiApplication, QKeyEvent, QWheelEvent
 from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QAbstractScrollArea,
     QCalendarWidget,
     QCheckBox,
     QComboBox,
@@ -26,6 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.forms import ChoiceField, ConstField, Field, NumberField, TextField
+from app.forms.ids import asks_for_new_id
 from app.forms.values import MISSING, dumps, dumps_for_editing
 from app.ui.forms.base import EditorMixin, FormEnv, hbox, register_editor
 from app.ui.safe_text import visible_line
@@ -73,14 +87,70 @@ def _placeholder(field: Field, hint: str = "") -> str:
     return hint
 
 
-class _NoWheelCombo(QComboBox):
-    """Scrolling the form must not change a pick list the pointer happens to pass over."""
+class _WheelGuard(QObject):
+    """Wheel events over a value widget (pick list, spin box, slider, date editor) that does not have the
+    keyboard focus scroll the form instead of changing the value.
 
-    def wheelEvent(self, event: Any) -> None:
-        if self.hasFocus():
-            super().wheelEvent(event)
-        else:
-            event.ignore()
+    A person scrolling a long form passes the pointer over pick lists; Qt's combo box takes focus from
+    the wheel (`Qt.WheelFocus`) and then changes its value: a phone kind went from "mobile" to "work"
+    and was sent. Guarded widgets get `Qt.StrongFocus` (click or Tab, never the wheel), and their wheel
+    events, while unfocused, are given to the nearest scroll area above them.
+    """
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() != QEvent.Type.Wheel or not isinstance(watched, QWidget) or watched.hasFocus():
+            return False
+        area = _scroll_area_of(watched)
+        if area is not None:
+            viewport = area.viewport()
+            assert isinstance(event, QWheelEvent)
+            # Re-sent to the viewport in its own coordinates: the scroll area scrolls as if the pointer
+            # were over empty space.
+            local = viewport.mapFromGlobal(event.globalPosition().toPoint())
+            forwarded = QWheelEvent(
+                QPointF(local),
+                event.globalPosition(),
+                event.pixelDelta(),
+                event.angleDelta(),
+                event.buttons(),
+                event.modifiers(),
+                event.phase(),
+                event.inverted(),
+            )
+            QCoreApplication.sendEvent(viewport, forwarded)
+        event.accept()
+        return True  # the widget never sees it
+
+
+_WHEEL_GUARD: _WheelGuard | None = None
+
+
+def _scroll_area_of(widget: QWidget) -> QAbstractScrollArea | None:
+    parent = widget.parentWidget()
+    while parent is not None:
+        if isinstance(parent, QAbstractScrollArea) and not isinstance(
+            parent, QAbstractItemView | QPlainTextEdit
+        ):
+            return parent
+        parent = parent.parentWidget()
+    return None
+
+
+def guard_wheel(widget: QWidget) -> None:
+    """Let `widget` take the wheel only once it has the focus (see `_WheelGuard`)."""
+    global _WHEEL_GUARD
+    if _WHEEL_GUARD is None:
+        _WHEEL_GUARD = _WheelGuard(QCoreApplication.instance())
+    widget.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+    widget.installEventFilter(_WHEEL_GUARD)
+
+
+class _NoWheelCombo(QComboBox):
+    """A pick list that scrolling the form does not change (see `_WheelGuard`)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        guard_wheel(self)
 
 
 @register_editor("text", "email", "uri", "secret")
@@ -171,6 +241,7 @@ class _ButtonedText(QWidget, EditorMixin):
 class DateEditor(_ButtonedText):
     button_text = "Pick…"
     button_tip = "Pick a date"
+    popup: QMenu | None = None
 
     @Slot()
     def _on_button(self) -> None:
@@ -189,7 +260,26 @@ class DateEditor(_ButtonedText):
             menu.close()
 
         calendar.clicked.connect(picked)
-        menu.popup(self.button.mapToGlobal(self.button.rect().bottomLeft()))
+        self.popup = menu
+        menu.popup(popup_position(self.button, menu.sizeHint()))
+
+
+def popup_position(anchor: QWidget, size: QSize) -> QPoint:
+    """Where a popup of `size` opens for `anchor`: below it, or above when there is no room below, and
+    moved left or up as needed to stay whole on the screen the anchor is on (not the primary screen,
+    nor off its edge: the calendar opened half off-screen near the bottom of a window)."""
+    below = anchor.mapToGlobal(anchor.rect().bottomLeft())
+    above = anchor.mapToGlobal(anchor.rect().topLeft())
+    screen = anchor.screen() or QGuiApplication.screenAt(below) or QGuiApplication.primaryScreen()
+    if screen is None:
+        return below
+    area = screen.availableGeometry()
+    x, y = below.x(), below.y()
+    if y + size.height() > area.bottom() + 1 and above.y() - size.height() >= area.top():
+        y = above.y() - size.height()
+    x = max(area.left(), min(x, area.right() + 1 - size.width()))
+    y = max(area.top(), min(y, area.bottom() + 1 - size.height()))
+    return QPoint(x, y)
 
 
 @register_editor("datetime")
@@ -214,8 +304,19 @@ class TimeEditor(_ButtonedText):
 
 @register_editor("uuid")
 class UuidEditor(_ButtonedText):
+    """A UUID; "New" generates one only when the field asks for a new id (`app.forms.ids`)."""
+
     button_text = "New"
     button_tip = "Insert a new random UUID"
+
+    def __init__(self, field: Field, env: FormEnv, parent: QWidget | None = None) -> None:
+        super().__init__(field, env, parent)
+        self.offers_new = asks_for_new_id(field)
+        if not self.offers_new:
+            self.button.hide()
+
+    def focus_chain(self) -> list[QWidget]:
+        return [self.line, self.button] if self.offers_new else [self.line]
 
     @Slot()
     def _on_button(self) -> None:
