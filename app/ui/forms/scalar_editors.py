@@ -13,8 +13,6 @@ from typing import Any
 from PySide6.QtCore import (
     QCoreApplication,
     QDate,
-    QEvent,
-    QObject,
     QPoint,
     QPointF,
     QSize,
@@ -87,44 +85,6 @@ def _placeholder(field: Field, hint: str = "") -> str:
     return hint
 
 
-class _WheelGuard(QObject):
-    """Wheel events over a value widget (pick list, spin box, slider, date editor) that does not have the
-    keyboard focus scroll the form instead of changing the value.
-
-    A person scrolling a long form passes the pointer over pick lists; Qt's combo box takes focus from
-    the wheel (`Qt.WheelFocus`) and then changes its value: a phone kind went from "mobile" to "work"
-    and was sent. Guarded widgets get `Qt.StrongFocus` (click or Tab, never the wheel), and their wheel
-    events, while unfocused, are given to the nearest scroll area above them.
-    """
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() != QEvent.Type.Wheel or not isinstance(watched, QWidget) or watched.hasFocus():
-            return False
-        area = _scroll_area_of(watched)
-        if area is not None:
-            viewport = area.viewport()
-            assert isinstance(event, QWheelEvent)
-            # Re-sent to the viewport in its own coordinates: the scroll area scrolls as if the pointer
-            # were over empty space.
-            local = viewport.mapFromGlobal(event.globalPosition().toPoint())
-            forwarded = QWheelEvent(
-                QPointF(local),
-                event.globalPosition(),
-                event.pixelDelta(),
-                event.angleDelta(),
-                event.buttons(),
-                event.modifiers(),
-                event.phase(),
-                event.inverted(),
-            )
-            QCoreApplication.sendEvent(viewport, forwarded)
-        event.accept()
-        return True  # the widget never sees it
-
-
-_WHEEL_GUARD: _WheelGuard | None = None
-
-
 def _scroll_area_of(widget: QWidget) -> QAbstractScrollArea | None:
     parent = widget.parentWidget()
     while parent is not None:
@@ -136,21 +96,57 @@ def _scroll_area_of(widget: QWidget) -> QAbstractScrollArea | None:
     return None
 
 
-def guard_wheel(widget: QWidget) -> None:
-    """Let `widget` take the wheel only once it has the focus (see `_WheelGuard`)."""
-    global _WHEEL_GUARD
-    if _WHEEL_GUARD is None:
-        _WHEEL_GUARD = _WheelGuard(QCoreApplication.instance())
-    widget.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-    widget.installEventFilter(_WHEEL_GUARD)
+def pass_wheel_on(widget: QWidget, event: QWheelEvent) -> None:
+    """Give a wheel event over `widget` to the nearest scroll area above it (the form scrolls)."""
+    event.accept()
+    area = _scroll_area_of(widget)
+    if area is None:
+        return
+    viewport = area.viewport()
+    # Re-sent to the viewport in its own coordinates: the form scrolls as if the pointer were over
+    # empty space.
+    local = viewport.mapFromGlobal(event.globalPosition().toPoint())
+    forwarded = QWheelEvent(
+        QPointF(local),
+        event.globalPosition(),
+        event.pixelDelta(),
+        event.angleDelta(),
+        event.buttons(),
+        event.modifiers(),
+        event.phase(),
+        event.inverted(),
+    )
+    QCoreApplication.sendEvent(viewport, forwarded)
 
 
-class _NoWheelCombo(QComboBox):
-    """A pick list that scrolling the form does not change (see `_WheelGuard`)."""
+class WheelWhenFocused:
+    """Mixed into a value widget (pick list, spin box, slider, date editor) before its Qt class: the
+    wheel changes the value only once the widget has the keyboard focus; before, it scrolls the form.
+
+    A person scrolling a long form passes the pointer over pick lists; Qt's combo box takes focus from
+    the wheel (`Qt.WheelFocus`) and then turns: a phone kind went from "mobile" to "work" and was sent.
+    So these widgets take focus by click or Tab only (`Qt.StrongFocus`). An override, not a shared
+    event filter: a Python event filter is called for every event of every guarded widget.
+    """
+
+    def _guard_wheel(self) -> None:
+        assert isinstance(self, QWidget)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        assert isinstance(self, QWidget)
+        if self.hasFocus():
+            super().wheelEvent(event)  # type: ignore[misc]
+        else:
+            pass_wheel_on(self, event)
+
+
+class _NoWheelCombo(WheelWhenFocused, QComboBox):
+    """A pick list that scrolling the form does not change (see `WheelWhenFocused`)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        guard_wheel(self)
+        self._guard_wheel()
 
 
 @register_editor("text", "email", "uri", "secret")
