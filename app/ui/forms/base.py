@@ -140,7 +140,9 @@ def mark_as_error(label: QLabel) -> None:
     global _ERROR_PALETTE
     if _ERROR_PALETTE is None:
         _ERROR_PALETTE = QPalette(label.palette())
-        _ERROR_PALETTE.setColor(QPalette.ColorRole.WindowText, QColor("#b00020"))
+        # Dark red reads on a light window only; a dark one gets a lighter red (both pass 4.5:1).
+        dark = _ERROR_PALETTE.color(QPalette.ColorRole.Window).lightnessF() < 0.5
+        _ERROR_PALETTE.setColor(QPalette.ColorRole.WindowText, QColor("#ff8a80" if dark else "#b00020"))
     label.setPalette(_ERROR_PALETTE)
 
 
