@@ -120,6 +120,7 @@ MULTILINE_NAMES = frozenset(
         "body",
         "content",
         "text",
+        "description",
         "code",
         "script",
         "query",
@@ -140,7 +141,39 @@ MULTILINE_NAMES = frozenset(
         "json",
     }
 )
+"""A string whose name's last word is one of these is long text: a box of several lines."""
+SHORT_NAMES = frozenset(
+    {"zip", "zipcode", "postcode", "postal", "postalcode", "id", "uuid", "key", "name", "title", "label"}
+)
+"""...but a name that says it is short (its last word, or the whole name) is one line, whatever else
+the schema says: a postal code is never a text box."""
+CODE_WORDS = frozenset({"source", "program", "python", "javascript", "js", "typescript", "shell", "sample"})
+""""code" is long text only alone or after one of these (source code); a postal, country, language or
+service code is one line."""
+SHORT_TEXT_WORDS = frozenset(
+    {
+        "search",
+        "find",
+        "filter",
+        "heading",
+        "header",
+        "title",
+        "line",
+        "anchor",
+        "link",
+        "alt",
+        "button",
+        "label",
+        "mention",
+    }
+)
+"""A "…text", "…query" or "…source" named by one of these (search text, heading text) is one line."""
+MULTILINE_FORMATS = frozenset({"textarea", "multiline", "markdown", "html", "text", "long-text"})
+"""Non-standard `format` values some servers use for long text."""
+SINGLE_LINE_MAX_LENGTH = 255
+"""A string allowed at most this many characters is one line (255: a database text column)."""
 MULTILINE_MIN_MAX_LENGTH = 500
+"""One allowed this many or more is long text, whatever its name."""
 
 
 def _norm_name(name: str | None) -> str:
@@ -211,15 +244,41 @@ def _secret(node: Node) -> bool:
 
 
 def _multiline(node: Node) -> bool:
+    """Whether a string is long text (a box of several lines) rather than one line. In this order:
+
+    1. a default with a line break, `contentMediaType`, or a long-text `format` -> several lines;
+    2. a name that says short (postal code, zip, ...id, name, title, key) -> one line;
+    3. `maxLength` <= 255 -> one line; >= 500 -> several lines;
+    4. otherwise the name's last word: description, body, content, text, message, notes, query...
+       ("code" only alone or as source code; "search text", "heading text" are one line).
+    """
     s = node.schema
     max_length = s.get("maxLength")
-    if isinstance(max_length, int) and max_length < 200:
-        return False
     if isinstance(s.get("default"), str) and "\n" in s["default"]:
         return True
-    if "contentMediaType" in s or (isinstance(max_length, int) and max_length >= MULTILINE_MIN_MAX_LENGTH):
+    fmt = s.get("format")
+    if "contentMediaType" in s or (isinstance(fmt, str) and fmt.lower() in MULTILINE_FORMATS):
         return True
-    return _last_word(node.name) in MULTILINE_NAMES
+    words = humanise(node.name or "").lower().split()
+    if not words:
+        return False
+    last = words[-1]
+    if last in SHORT_NAMES or _norm_name(node.name) in SHORT_NAMES or last == "ids":
+        return False
+    if "zip" in words or "postal" in words:
+        return False
+    if isinstance(max_length, int) and max_length <= SINGLE_LINE_MAX_LENGTH:
+        return False
+    if isinstance(max_length, int) and max_length >= MULTILINE_MIN_MAX_LENGTH:
+        return True
+    if last not in MULTILINE_NAMES:
+        return False
+    before = words[-2] if len(words) > 1 else None
+    if last == "code":
+        return before is None or before in CODE_WORDS
+    if last in ("text", "query", "source"):
+        return before not in SHORT_TEXT_WORDS
+    return True
 
 
 def _format(node: Node) -> str | None:
@@ -471,8 +530,17 @@ def _object(spec: Spec) -> Field:
         extra = False
     # Absent additionalProperties allows any key, but offering a free editor for every plain object would
     # clutter most forms; extra keys found in a value are still shown and kept (see the object widget).
-    if extra is True:
-        additional: Any = {}
+    # A tool's arguments (the root) with no properties are a tool that needs no input: SDKs write
+    # `{"type": "object", "properties": {}}` (some with `additionalProperties: true`) for that, and a
+    # key/value editor there only puzzles a person. The root gets one only when it names properties and
+    # invites more, or when its extra keys have a schema of their own (a typed map: `{"a": 1, ...}`).
+    # A nested object with nothing named (`"metadata": {"type": "object"}`) is a place for key/values.
+    root = not spec.common["path"]
+    named = isinstance(props, dict) and bool(props)
+    if root and not named:
+        additional: Any = extra if isinstance(extra, dict) and extra else None
+    elif extra is True:
+        additional = {}
     elif isinstance(extra, dict):
         additional = extra
     elif extra is MISSING and not props:

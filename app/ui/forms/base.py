@@ -11,13 +11,14 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
 from app.forms import Field, Form
+from app.forms.links import Link, links_note, split_links
 from app.forms.values import MISSING
-from app.ui.safe_text import PlainLabel
+from app.ui.safe_text import PlainLabel, plain_tooltip
 
 if TYPE_CHECKING:
     from app.ui.forms.row import FieldRow
@@ -45,6 +46,8 @@ class FormEnv:
         self.form = form
         self.structure_changed: Callable[[], None] = lambda: None
         """Called when rows appear, move or vanish (the form re-threads the tab order)."""
+        self.empty_text = QCoreApplication.translate("FormWidget", "This tool needs no input.")
+        """Shown when the arguments have no fields at all (an elicitation form says something else)."""
 
     def make_editor(self, field: Field, parent: QWidget | None) -> Any:
         cls = EDITORS.get(field.kind) or EDITORS["json"]
@@ -137,7 +140,9 @@ def mark_as_error(label: QLabel) -> None:
     global _ERROR_PALETTE
     if _ERROR_PALETTE is None:
         _ERROR_PALETTE = QPalette(label.palette())
-        _ERROR_PALETTE.setColor(QPalette.ColorRole.WindowText, QColor("#b00020"))
+        # Dark red reads on a light window only; a dark one gets a lighter red (both pass 4.5:1).
+        dark = _ERROR_PALETTE.color(QPalette.ColorRole.Window).lightnessF() < 0.5
+        _ERROR_PALETTE.setColor(QPalette.ColorRole.WindowText, QColor("#ff8a80" if dark else "#b00020"))
     label.setPalette(_ERROR_PALETTE)
 
 
@@ -196,15 +201,29 @@ class HelpText(QWidget):
 
 
 def make_help(text: str, owner: str, parent: QWidget | None = None) -> QWidget:
-    """Help under a field: a bare label when short (cheap), a `HelpText` with "More" when long."""
-    text = text.strip()
+    """Help under a field: a bare label when short (cheap), a `HelpText` with "More" when long.
+
+    Markdown links show their text; their addresses are listed in a plain-text tooltip, never as a
+    link (server text: nothing is rendered, fetched or opened)."""
+    text, links = help_text(text)
+    widget: QWidget
     if len(text) > HELP_PREVIEW_CHARS or text.count("\n") > 2:
-        return HelpText(text, owner, parent)
-    label = plain_label(text, parent)
-    label.setObjectName("formHelp")
-    mark_as_hint(label)
-    label.setAccessibleName(f"Help for {owner}")
-    return label
+        widget = HelpText(text, owner, parent)
+    else:
+        label = plain_label(text, parent)
+        label.setObjectName("formHelp")
+        mark_as_hint(label)
+        label.setAccessibleName(f"Help for {owner}")
+        widget = label
+    if links:
+        intro = QCoreApplication.translate("FormWidget", "Addresses mentioned here:")
+        widget.setToolTip(plain_tooltip(intro + "\n" + links_note(links)))
+    return widget
+
+
+def help_text(text: str) -> tuple[str, list[Link]]:
+    """A description as shown: stripped, Markdown links replaced by their text, and those links."""
+    return split_links(text.strip())
 
 
 def vbox(widget: QWidget, spacing: int = 4) -> QVBoxLayout:

@@ -6,9 +6,10 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Slot
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Slot
 from PySide6.QtWidgets import (
     QFrame,
+    QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
@@ -111,8 +112,13 @@ class ObjectEditor(QFrame, EditorMixin):
         self.map: MapEditor | None = None
         if field.additional_field is not None:
             self._make_map(field.additional_field, "Other properties")
+        self.empty_note: QLabel | None = None
         if not field.properties and field.additional_field is None:
-            self._layout.addWidget(plain_label("No settings.", self))
+            # The arguments themselves: a tool that takes nothing. Say so, so nobody looks for a field.
+            text = env.empty_text if not path else QCoreApplication.translate("FormWidget", "No settings.")
+            self.empty_note = plain_label(text, self)
+            self.empty_note.setObjectName("formEmpty")
+            self._layout.addWidget(self.empty_note)
         if self._todo:
             QTimer.singleShot(0, self, self._build_more)
 

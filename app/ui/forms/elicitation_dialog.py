@@ -10,7 +10,7 @@ import asyncio
 import logging
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QKeyEvent
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QPushButton, QWidget
 
@@ -43,7 +43,14 @@ class ElicitationDialog(QDialog):
         self.message = plain_label(message, self)
         self.message.setAccessibleName("Message from the server")
         layout.addWidget(self.message)
-        self.form = FormWidget(self.model.schema, self, form=self.model.form)
+        self.form = FormWidget(
+            self.model.schema,
+            self,
+            form=self.model.form,
+            empty_text=QCoreApplication.translate(
+                "ElicitationDialog", "The server asks for nothing to fill in."
+            ),
+        )
         layout.addWidget(self.form, 1)
 
         buttons = QDialogButtonBox(self)

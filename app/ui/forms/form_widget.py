@@ -34,10 +34,19 @@ class FormWidget(QWidget):
 
     value_changed = Signal()
 
-    def __init__(self, schema: Any, parent: QWidget | None = None, *, form: Form | None = None) -> None:
+    def __init__(
+        self,
+        schema: Any,
+        parent: QWidget | None = None,
+        *,
+        form: Form | None = None,
+        empty_text: str | None = None,
+    ) -> None:
         super().__init__(parent)
         self.form = form if form is not None else build_form(schema)
         self.env = FormEnv(self.form)
+        if empty_text is not None:
+            self.env.empty_text = empty_text
         self.env.structure_changed = self._on_structure_changed
         self._batch = 0
         self._tab_order_dirty = False
@@ -102,6 +111,7 @@ class FormWidget(QWidget):
         finally:
             self._batch -= 1
         self._apply_tab_order()
+        self._recheck_shown_errors()
         self._sync_json()
         self.value_changed.emit()
 
@@ -213,9 +223,22 @@ class FormWidget(QWidget):
 
     @Slot()
     def _on_fields_changed(self) -> None:
-        self._shown_errors = []  # they may be fixed now: focus_first_error() asks afresh
+        self._recheck_shown_errors()
         self._sync_json()
         self.value_changed.emit()
+
+    def _recheck_shown_errors(self) -> None:
+        """After an edit, each shown error goes as soon as its field is valid (or changes its wording).
+
+        Only fields already marked are checked again: a person still filling the form in is not shown
+        new errors for fields they have not reached; those appear on the next Run.
+        """
+        if not self._shown_errors:
+            return
+        marked = {e.path for e in self._shown_errors}
+        still = [e for e in self.errors() if e.path in marked]
+        if still != self._shown_errors:
+            self.show_errors(still)
 
     # -- keyboard ----------------------------------------------------------------------------------------
 

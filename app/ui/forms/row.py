@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QLabel, QPushButton, QToolButton, QWidget
 
 from app.forms import Field, FieldError, JsonField
 from app.forms.values import MISSING, json_equal
-from app.ui.forms.base import EDITORS, FormEnv, hbox, make_help, mark_as_error, plain_label, vbox
+from app.ui.forms.base import EDITORS, FormEnv, hbox, help_text, make_help, mark_as_error, plain_label, vbox
 from app.ui.safe_text import visible_line
 
 logger = logging.getLogger(__name__)
@@ -145,7 +145,7 @@ class FieldRow(QWidget):
                 self._layout.addWidget(editor)
         editor.set_access_name(self.label_text)
         if self.field.help:
-            editor.setAccessibleDescription(self.field.help[:300])
+            editor.setAccessibleDescription(help_text(self.field.help)[0][:300])
         editor.notify = self._on_editor_edited
         self.editor = editor
         if self._raw is not None:

@@ -10,9 +10,20 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from PySide6.QtCore import QDate, QStringListModel, Qt, Slot
-from PySide6.QtGui import QFontDatabase, QKeyEvent
+from PySide6.QtCore import (
+    QCoreApplication,
+    QDate,
+    QPoint,
+    QPointF,
+    QSize,
+    QStringListModel,
+    Qt,
+    Slot,
+)
+from PySide6.QtGui import QFontDatabase, QGuiApplication, QKeyEvent, QWheelEvent
 from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QAbstractScrollArea,
     QCalendarWidget,
     QCheckBox,
     QComboBox,
@@ -26,6 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.forms import ChoiceField, ConstField, Field, NumberField, TextField
+from app.forms.ids import asks_for_new_id
 from app.forms.values import MISSING, dumps, dumps_for_editing
 from app.ui.forms.base import EditorMixin, FormEnv, hbox, register_editor
 from app.ui.safe_text import visible_line
@@ -73,14 +85,68 @@ def _placeholder(field: Field, hint: str = "") -> str:
     return hint
 
 
-class _NoWheelCombo(QComboBox):
-    """Scrolling the form must not change a pick list the pointer happens to pass over."""
+def _scroll_area_of(widget: QWidget) -> QAbstractScrollArea | None:
+    parent = widget.parentWidget()
+    while parent is not None:
+        if isinstance(parent, QAbstractScrollArea) and not isinstance(
+            parent, QAbstractItemView | QPlainTextEdit
+        ):
+            return parent
+        parent = parent.parentWidget()
+    return None
 
-    def wheelEvent(self, event: Any) -> None:
+
+def pass_wheel_on(widget: QWidget, event: QWheelEvent) -> None:
+    """Give a wheel event over `widget` to the nearest scroll area above it (the form scrolls)."""
+    event.accept()
+    area = _scroll_area_of(widget)
+    if area is None:
+        return
+    viewport = area.viewport()
+    # Re-sent to the viewport in its own coordinates: the form scrolls as if the pointer were over
+    # empty space.
+    local = viewport.mapFromGlobal(event.globalPosition().toPoint())
+    forwarded = QWheelEvent(
+        QPointF(local),
+        event.globalPosition(),
+        event.pixelDelta(),
+        event.angleDelta(),
+        event.buttons(),
+        event.modifiers(),
+        event.phase(),
+        event.inverted(),
+    )
+    QCoreApplication.sendEvent(viewport, forwarded)
+
+
+class WheelWhenFocused:
+    """Mixed into a value widget (pick list, spin box, slider, date editor) before its Qt class: the
+    wheel changes the value only once the widget has the keyboard focus; before, it scrolls the form.
+
+    A person scrolling a long form passes the pointer over pick lists; Qt's combo box takes focus from
+    the wheel (`Qt.WheelFocus`) and then turns: a phone kind went from "mobile" to "work" and was sent.
+    So these widgets take focus by click or Tab only (`Qt.StrongFocus`). An override, not a shared
+    event filter: a Python event filter is called for every event of every guarded widget.
+    """
+
+    def _guard_wheel(self) -> None:
+        assert isinstance(self, QWidget)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        assert isinstance(self, QWidget)
         if self.hasFocus():
-            super().wheelEvent(event)
+            super().wheelEvent(event)  # type: ignore[misc]
         else:
-            event.ignore()
+            pass_wheel_on(self, event)
+
+
+class _NoWheelCombo(WheelWhenFocused, QComboBox):
+    """A pick list that scrolling the form does not change (see `WheelWhenFocused`)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._guard_wheel()
 
 
 @register_editor("text", "email", "uri", "secret")
@@ -171,6 +237,7 @@ class _ButtonedText(QWidget, EditorMixin):
 class DateEditor(_ButtonedText):
     button_text = "Pick…"
     button_tip = "Pick a date"
+    popup: QMenu | None = None
 
     @Slot()
     def _on_button(self) -> None:
@@ -189,7 +256,26 @@ class DateEditor(_ButtonedText):
             menu.close()
 
         calendar.clicked.connect(picked)
-        menu.popup(self.button.mapToGlobal(self.button.rect().bottomLeft()))
+        self.popup = menu
+        menu.popup(popup_position(self.button, menu.sizeHint()))
+
+
+def popup_position(anchor: QWidget, size: QSize) -> QPoint:
+    """Where a popup of `size` opens for `anchor`: below it, or above when there is no room below, and
+    moved left or up as needed to stay whole on the screen the anchor is on (not the primary screen,
+    nor off its edge: the calendar opened half off-screen near the bottom of a window)."""
+    below = anchor.mapToGlobal(anchor.rect().bottomLeft())
+    above = anchor.mapToGlobal(anchor.rect().topLeft())
+    screen = anchor.screen() or QGuiApplication.screenAt(below) or QGuiApplication.primaryScreen()
+    if screen is None:
+        return below
+    area = screen.availableGeometry()
+    x, y = below.x(), below.y()
+    if y + size.height() > area.bottom() + 1 and above.y() - size.height() >= area.top():
+        y = above.y() - size.height()
+    x = max(area.left(), min(x, area.right() + 1 - size.width()))
+    y = max(area.top(), min(y, area.bottom() + 1 - size.height()))
+    return QPoint(x, y)
 
 
 @register_editor("datetime")
@@ -214,8 +300,19 @@ class TimeEditor(_ButtonedText):
 
 @register_editor("uuid")
 class UuidEditor(_ButtonedText):
+    """A UUID; "New" generates one only when the field asks for a new id (`app.forms.ids`)."""
+
     button_text = "New"
     button_tip = "Insert a new random UUID"
+
+    def __init__(self, field: Field, env: FormEnv, parent: QWidget | None = None) -> None:
+        super().__init__(field, env, parent)
+        self.offers_new = asks_for_new_id(field)
+        if not self.offers_new:
+            self.button.hide()
+
+    def focus_chain(self) -> list[QWidget]:
+        return [self.line, self.button] if self.offers_new else [self.line]
 
     @Slot()
     def _on_button(self) -> None:
