@@ -48,6 +48,7 @@ def reconnect(qtbot: Any, desk: Any, server: str = "demo") -> None:
     connect(qtbot, desk, server)
 
 
+@pytest.mark.slow
 def test_typed_input_survives_looking_at_other_tools_and_a_resource(qtbot: Any, desk: Any) -> None:
     connect(qtbot, desk)
     select_tool(qtbot, desk, "echo")
@@ -101,6 +102,7 @@ def test_open_the_draft_from_history(qtbot: Any, desk: Any) -> None:
     assert desk.tool_panel.form_value() == {"message": "come back to me"}
 
 
+@pytest.mark.slow
 def test_draft_survives_a_tool_list_refresh_and_a_reconnect(qtbot: Any, desk: Any) -> None:
     connect(qtbot, desk)
     select_tool(qtbot, desk, "echo")
@@ -120,6 +122,7 @@ def test_draft_survives_a_tool_list_refresh_and_a_reconnect(qtbot: Any, desk: An
     assert desk.tool_panel.form_value() == {"message": "before the reconnect"}
 
 
+@pytest.mark.slow
 def test_after_a_reconnect_with_a_changed_form_what_still_fits_is_kept(
     qtbot: Any, aloop: Any, config_dir: Path, tmp_path: Path
 ) -> None:
@@ -182,3 +185,22 @@ def test_a_key_typed_into_a_form_is_written_nowhere(
         if path.is_file():
             assert secret.encode() not in path.read_bytes(), path
     assert all(secret not in v for v in memory_keyring.store.values())
+
+
+def test_history_model_keeps_one_draft_row_per_tool_until_it_runs(qtmodeltester: Any) -> None:
+    from app.ui.models.history import HistoryEntry, HistoryModel
+
+    h = HistoryModel()
+    qtmodeltester.check(h)
+    h.set_draft("s", "echo", {"message": "a"})
+    h.set_draft("s", "echo", {"message": "ab"})  # replaced, not added
+    h.set_draft("t", "echo", {"message": "other server"})  # names are per server
+    assert [(e.server, e.tool, e.draft) for e in h.entries()] == [("t", "echo", True), ("s", "echo", True)]
+    assert h.draft("s", "echo").arguments == {"message": "ab"}
+    h.add(HistoryEntry("s", "echo", {"message": "ab"}))  # the run takes the draft's place
+    assert h.draft("s", "echo") is None and h.rowCount() == 2
+    h.set_draft("s", "echo", {"message": "ab"})  # left as it was run: nothing new to say
+    assert h.draft("s", "echo") is None
+    h.set_draft("t", "echo", None)  # back to the untouched form: the draft row goes
+    assert [e.outcome() for e in h.entries()] == ["running"]
+    qtmodeltester.check(h)
