@@ -101,6 +101,12 @@ class CatalogPanel(QWidget):
         lay.addWidget(self.mistakes)
         self._server: str | None = None
         self.tabs.currentChanged.connect(self._tab_changed)
+        # The tab counts say what the lists show: whatever changes a list (its server's catalog, the
+        # search, "All servers") changes its count, without every caller having to remember.
+        for p in self.proxies.values():
+            for sig in (p.rowsInserted, p.rowsRemoved, p.modelReset):
+                sig.connect(self._count_listed)
+        self._count_listed()
 
     # --- scope and search ---------------------------------------------------------------------
     @Slot(str)
@@ -120,11 +126,16 @@ class CatalogPanel(QWidget):
         self.update_counts()
 
     def update_counts(self) -> None:
-        n = {k: self.proxies[k].rowCount() for k in KINDS}
-        self.tabs.setTabText(0, f"Tools ({n['tools']})")
-        self.tabs.setTabText(1, f"Resources ({n['resources'] + n['resource_templates']})")
-        self.tabs.setTabText(2, f"Prompts ({n['prompts']})")
+        self._count_listed()
         self._show_mistakes()
+
+    @Slot()
+    def _count_listed(self) -> None:
+        """Each tab says how many items its list shows (all servers' with "All servers" on)."""
+        n = {k: self.proxies[k].rowCount() for k in KINDS}
+        self.tabs.setTabText(0, self.tr("Tools (%n)", "", n["tools"]))
+        self.tabs.setTabText(1, self.tr("Resources (%n)", "", n["resources"] + n["resource_templates"]))
+        self.tabs.setTabText(2, self.tr("Prompts (%n)", "", n["prompts"]))
 
     def _show_mistakes(self) -> None:
         """Say which names the shown server lists more than once (the engine keeps the first)."""

@@ -188,7 +188,7 @@ class BottomDock(QTabWidget):
         hbar = QHBoxLayout()
         self.history_server = ServerFilterCombo()
         self.history_server.set_servers(self._servers)
-        self.rerun = QPushButton("Re-run with these arguments")
+        self.rerun = QPushButton(self.tr("Re-run with these arguments"))
         self.rerun.setEnabled(False)
         self.rerun.clicked.connect(self._rerun)
         hbar.addWidget(plain_label("Server:", wrap=False))
@@ -243,6 +243,11 @@ class BottomDock(QTabWidget):
     def _history_current(self, cur: QModelIndex, prev: QModelIndex) -> None:
         e = self.history_entry()
         self.rerun.setEnabled(e is not None)
+        # A draft was never run: the button takes the person back to the form as they left it.
+        if e is not None and e.draft:
+            self.rerun.setText(self.tr("Open the draft"))
+        else:
+            self.rerun.setText(self.tr("Re-run with these arguments"))
         if e is not None:
             self.history_selected.emit(e)
 

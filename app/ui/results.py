@@ -16,7 +16,7 @@ import logging
 import mimetypes
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import QGuiApplication, QImage, QPixmap, QTextCursor, QTextOption
@@ -40,6 +40,9 @@ from app.ui.elide import PREVIEW_CHARS, cap_end, cap_middle, display_pieces, jso
 from app.ui.markdown_view import SafeMarkdownView
 from app.ui.safe_text import plain_label, plain_tooltip, visible, visible_line
 from app.ui.widgets import tool_button
+
+if TYPE_CHECKING:
+    from app.ui.models.history import HistoryEntry
 
 logger = logging.getLogger(__name__)
 
@@ -499,6 +502,26 @@ class ResultView(QWidget):
         self._json = {"failed": message}
         self.copy_button.setEnabled(True)
 
+    def show_cancelled(self, elapsed: float | None = None) -> None:
+        """The person cancelled the call: a neutral outcome, not a failure (no red, no error)."""
+        self.clear()
+        if elapsed is not None:
+            text = self.tr("Cancelled after {seconds:.2f} s.").format(seconds=elapsed)
+        else:
+            text = self.tr("Cancelled.")
+        self._set_status(text, "cancelled")
+
+    def show_entry(self, entry: HistoryEntry) -> None:
+        """A past call from the History, shown as it ended (a draft has no answer to show)."""
+        if entry.draft:
+            return
+        if entry.cancelled:
+            self.show_cancelled()
+        elif entry.failure is not None:
+            self.show_failure(entry.failure)
+        elif entry.result is not None:
+            self.show_result(entry.result)
+
     def show_result(self, result: Any, *, output_schema: dict[str, Any] | None = None) -> None:
         self.clear()
         is_error = bool(getattr(result, "is_error", False))
@@ -542,7 +565,13 @@ class ResultView(QWidget):
 
     # --- building -----------------------------------------------------------------------------
     def _set_status(self, text: str, kind: str) -> None:
-        colours = {"ok": "#1b5e20", "error": "#b71c1c", "failed": "#b71c1c", "": "palette(text)"}
+        colours = {
+            "ok": "#1b5e20",
+            "error": "#b71c1c",
+            "failed": "#b71c1c",
+            "cancelled": "palette(text)",  # neutral: the person chose it, nothing went wrong
+            "": "palette(text)",
+        }
         self.status.setText(text)
         self.status.setProperty("kind", kind)
         self.status.setStyleSheet(

@@ -7,6 +7,7 @@ import logging
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import QHideEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -23,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.elide import ELLIPSIS, ElidedLabel, cap_middle, preview
+from app.ui.models.drafts import ToolDrafts, fit
 from app.ui.results import ResultView, TextBlock
 from app.ui.safe_text import plain_label, plain_tooltip
 from app.ui.widgets import TextLabel
@@ -127,13 +129,21 @@ def make_form(schema: dict[str, Any]) -> QWidget:
 class ToolPanel(QWidget):
     """Title, name, description, badges, the generated form, Run/Cancel, progress and result.
 
+    What is typed into a tool's form is kept as a draft per server and tool for the session
+    (`drafts`, memory only): leaving the tool (for another tool, a resource, another server, or
+    the overview while the server reconnects) saves it, coming back restores it — as it was when
+    the form is the same, else what still fits the new form.
+
     Signals:
         run_requested(): the person pressed Run (the window validates, confirms and calls).
         cancel_requested(): the person pressed Cancel or Esc while a call runs.
+        draft_saved(server, tool, arguments): the person left `tool` with `arguments` typed
+            (None when the form is as it was untouched); the History shows it as a draft.
     """
 
     run_requested = Signal()
     cancel_requested = Signal()
+    draft_saved = Signal(str, str, object)
 
     DESCRIPTION_CHARS = 5_000
 
@@ -143,6 +153,7 @@ class ToolPanel(QWidget):
         self.tool: Any = None
         self.form: QWidget | None = None
         self._schema: Any = None
+        self.drafts = ToolDrafts()
         outer = QVBoxLayout(self)
         outer.setContentsMargins(6, 6, 6, 6)
 
@@ -229,10 +240,14 @@ class ToolPanel(QWidget):
         outer.addWidget(self.splitter, 1)
 
     # --- showing a tool -----------------------------------------------------------------------
-    def show_tool(self, server: str, tool: Any, *, keep_input: bool = False) -> None:
-        """Show `tool`; with keep_input, carry the typed arguments over if the schema allows it."""
-        old_value = self.form_value() if keep_input and self.form is not None else None
-        same = keep_input and self.server == server and getattr(self.tool, "name", None) == tool.name
+    def show_tool(self, server: str, tool: Any, *, keep_input: bool = True) -> None:
+        """Show `tool` with the draft typed for it earlier in the session, if any.
+
+        The same tool with the same form keeps its form (and answer) as they are; a tool whose
+        form changed (`keep_input` is kept for callers: input is always kept now) gets what still
+        fits of what was typed."""
+        self.save_draft()
+        same = self.server == server and getattr(self.tool, "name", None) == tool.name
         self.server, self.tool = server, tool
         self.removed.hide()
         self._show_problem(tool)
@@ -249,14 +264,41 @@ class ToolPanel(QWidget):
         self._set_badges(getattr(tool, "annotations", None))
         schema = getattr(tool, "input_schema", None) or {"type": "object"}
         if same and schema == self._schema and self.form is not None:
-            return  # same schema: the form (and what was typed) stays as it is
+            return  # same form: it (and what was typed, and the answer) stays as it is
         self._schema = schema
         self._set_form(make_form(schema))
         self._fit_splitter()
-        if old_value is not None and same:
-            self._restore(old_value)
+        draft = self.drafts.get(server, tool.name)
+        if draft is not None:
+            self._restore(draft.value, same_form=draft.schema == schema)
         if not same:
             self.result.clear()
+
+    # --- drafts -------------------------------------------------------------------------------
+    def save_draft(self) -> None:
+        """Keep what the shown tool's form holds (session memory only), and say so (draft_saved)."""
+        if self.form is None or self.tool is None or self.server is None:
+            return
+        from app.forms.values import json_equal
+
+        try:
+            value = self.form_value()
+        except Exception:
+            logger.info("the form of %s could not be read for its draft", cap_middle(self.tool.name, 80))
+            return
+        name = str(self.tool.name)
+        if json_equal(value, self._default()):
+            self.drafts.drop(self.server, name)
+            self.draft_saved.emit(self.server, name, None)
+        else:
+            self.drafts.put(self.server, name, self._schema, value)
+            self.draft_saved.emit(self.server, name, value)
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        # The window shows another panel (a resource, a prompt, the overview): the person left.
+        if not event.spontaneous():
+            self.save_draft()
+        super().hideEvent(event)
 
     def _set_description(self, text: str) -> None:
         """The panel holds at most DESCRIPTION_CHARS of it, long lines broken for display; a longer
@@ -303,20 +345,34 @@ class ToolPanel(QWidget):
         if total > 0 and sizes[1] < total * 0.45:
             self.splitter.setSizes([int(total * 0.55), total - int(total * 0.55)])
 
-    def _restore(self, value: Any) -> None:
-        """Put back what was typed; keep it only if it still validates against the new schema."""
+    def _restore(self, value: Any, *, same_form: bool) -> None:
+        """Put back what was typed: all of it into the same form, what still fits into a new one."""
+        form = self.form
+        if form is None:
+            return
         try:
-            self.form.set_value(value)  # type: ignore[union-attr]
-            if self.form.errors():  # type: ignore[union-attr]
-                self.form.set_value(self._default())  # type: ignore[union-attr]
+            if not same_form:
+                from app.forms import build_form
+
+                built = getattr(form, "form", None)
+                value = fit(value, built if built is not None else build_form(self._schema))
+                if value is None:
+                    return
+            form.set_value(value)  # type: ignore[attr-defined]
         except Exception:
-            logger.info("typed input does not fit the new schema of %s", getattr(self.tool, "name", "?"))
+            logger.info(
+                "the draft does not fit the form of %s", cap_middle(getattr(self.tool, "name", "?"), 80)
+            )
 
     def _default(self) -> Any:
+        """What the untouched form sends."""
         try:
-            from app.forms import build_form
+            built = getattr(self.form, "form", None)
+            if built is None:
+                from app.forms import build_form
 
-            return build_form(self._schema).default_value()
+                built = build_form(self._schema)
+            return built.default_value()
         except Exception:
             return {}
 

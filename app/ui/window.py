@@ -361,6 +361,7 @@ class MainWindow(QMainWindow):
             p = self._tool_panel = ToolPanel()
             p.run_requested.connect(self.run_current)
             p.cancel_requested.connect(self.cancel_call)
+            p.draft_saved.connect(self.bottom.history_model.set_draft)  # h11-runs: drafts in History
             self._wire_result(p.result)
             if self._saved_tool_splitter is not None:
                 p.splitter.restoreState(self._saved_tool_splitter)
@@ -956,8 +957,8 @@ class MainWindow(QMainWindow):
                 raise RuntimeError(f"{server} is not connected")
             result = await conn.call_tool(tool.name, entry.arguments, call_id=self._call_id)
         except asyncio.CancelledError:
-            entry.failure = "cancelled"
-            self.tool_panel.result.show_failure("cancelled by you", loop.time() - started)
+            entry.mark_cancelled()  # h11-runs: a neutral outcome, not a failure
+            self.tool_panel.result.show_cancelled(loop.time() - started)
             raise
         except Exception as exc:
             entry.failure = str(exc) or type(exc).__name__
@@ -979,10 +980,7 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def show_history(self, entry: HistoryEntry) -> None:
-        if entry.failure is not None:
-            self.tool_panel.result.show_failure(entry.failure)
-        elif entry.result is not None:
-            self.tool_panel.result.show_result(entry.result)
+        self.tool_panel.result.show_entry(entry)  # h11-runs: cancelled and drafts too
 
     @Slot(object)
     def rerun_history(self, entry: HistoryEntry) -> None:

@@ -120,5 +120,5 @@ def test_progress_and_cancel(qtbot: Any, desk: Any) -> None:
     desk.activateWindow()
     with qtbot.waitSignal(desk.call_finished, timeout=20000):
         qtbot.keyClick(desk.tool_panel.form, Qt.Key.Key_Escape)  # Esc cancels the running call
-    assert "cancelled" in desk.tool_panel.result.status_text()
+    assert desk.tool_panel.result.status_text().startswith("Cancelled")  # neutral, not "failed"
     assert desk.tool_panel.run_button.isEnabled()
