@@ -17,7 +17,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QIcon
 
-from app.mcp.events import WAITING_FOR_BROWSER
+from app.mcp.events import WAITING_FOR_APPROVAL, WAITING_FOR_BROWSER
 from app.ui.safe_text import plain_tooltip, visible_line
 
 logger = logging.getLogger(__name__)
@@ -86,6 +86,11 @@ class ServerRow:
         return self.state == CONNECTING and bool(self.sign_in_url)
 
     @property
+    def waiting_for_approval(self) -> bool:
+        """The engine said it waits for the person to allow it to run (its turn for the prompt)."""
+        return self.state == IDLE and self.reason == WAITING_FOR_APPROVAL
+
+    @property
     def signed_in(self) -> bool:
         return bool(self.auth is not None and getattr(self.auth, "signed_in", False))
 
@@ -111,6 +116,8 @@ class ServerRow:
             )
         if self.waiting_for_sign_in:
             return QCoreApplication.translate("ServerRow", "waiting for you to sign in…")
+        if self.waiting_for_approval:
+            return QCoreApplication.translate("ServerRow", "waiting for your approval")
         if state == FAILED and self.reason:
             return f"failed: {self.reason}"
         if state == READY and self.tool_count is not None:
