@@ -583,9 +583,9 @@ class DeskController(QObject):
         says it waits for the person's approval; Connect asks again)."""
         if self.manager is None or self._running(name):
             return  # still running as it was approved before: its own events say so
-        from app.mcp.events import ConnectionState
+        from app.mcp.events import WAITING_FOR_APPROVAL, ConnectionState
 
-        self.manager.report(name, ConnectionState.IDLE, "")
+        self.manager.report(name, ConnectionState.IDLE, WAITING_FOR_APPROVAL)
 
     def _report_failed(self, name: str, exc: BaseException) -> None:
         """A target that cannot be prepared (a key missing, the keychain locked) fails with that

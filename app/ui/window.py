@@ -510,6 +510,10 @@ class MainWindow(QMainWindow):
             return None
         # The rows change when the engine says so (connecting…, waiting for your approval, …),
         # never before: a row marked here could not know which server waits for the trust prompt.
+        # Until the engine is there, the status bar says why nothing moves yet.
+        if self.controller.manager is None:
+            self.statusBar().showMessage(self.tr("Starting the servers…"))
+            self.controller.engine_started.connect(self.statusBar().clearMessage)
         return self.controller.spawn(self.controller.connect_at_start(), on_error=self._show_error)
 
     # --- servers ------------------------------------------------------------------------------
@@ -523,6 +527,7 @@ class MainWindow(QMainWindow):
             row = ServerRow(e.name, e.transport, bool(getattr(e, "disabled", False)))
             notes = []
             if self.controller.waiting_for_approval(e.name):
+                row.declined = True
                 notes.append(self.tr("waiting for your approval: press Connect"))
             if e.name in session_only:
                 notes.append(self.tr("key kept for this session only"))
@@ -981,7 +986,7 @@ class MainWindow(QMainWindow):
             self.catalog.empty.setText(
                 self.tr("Connecting to {server}… its tools will appear here.").format(server=server)
             )
-        elif row.waiting_for_approval:
+        elif row.waiting_for_approval and not row.declined:
             self.catalog.empty.setText(
                 self.tr("{server} waits for your approval to run: its tools will appear here.").format(
                     server=server

@@ -74,6 +74,9 @@ class ServerRow:
     title: str = ""
     icon: QIcon | None = field(default=None, compare=False)
     note: str = ""  # something true of the entry whatever its state ("key kept for this session only")
+    # The person said "Don't run" to it as it is now: the note says so ("press Connect"), and
+    # the engine's "waiting for your approval" reads as "not connected".
+    declined: bool = False
     # The sign-in page's address while the engine waits for the browser (its SignInWaiting event);
     # empty otherwise. Gone with the next state that is not "connecting".
     sign_in_url: str = ""
@@ -116,7 +119,7 @@ class ServerRow:
             )
         if self.waiting_for_sign_in:
             return QCoreApplication.translate("ServerRow", "waiting for you to sign in…")
-        if self.waiting_for_approval:
+        if self.waiting_for_approval and not self.declined:
             return QCoreApplication.translate("ServerRow", "waiting for your approval")
         if state == FAILED and self.reason:
             return f"failed: {self.reason}"
@@ -230,6 +233,7 @@ class ServerListModel(QAbstractListModel):
                 self.endMoveRows()
             old = self._rows[pos]
             old.transport, old.disabled, old.note = new.transport, new.disabled, new.note
+            old.declined = new.declined
             self._changed(pos)
 
     def update_state(self, name: str, state: str, reason: str = "") -> None:
