@@ -27,8 +27,11 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QDockWidget,
+    QFrame,
+    QHBoxLayout,
     QMainWindow,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QStackedWidget,
     QVBoxLayout,
@@ -190,8 +193,14 @@ class MainWindow(QMainWindow):
         self._saved_tool_splitter: QByteArray | None = None
         # The overview page: the selected server's state (and why it failed), what it says about
         # itself once connected, and the first-run guide.
-        self.guide = QWidget()
-        gl = QVBoxLayout(self.guide)
+        # It scrolls: the welcome guide under a failure's reason does not fit at 1024×700.
+        self.guide = QScrollArea()
+        self.guide.setObjectName("overview")
+        self.guide.setWidgetResizable(True)
+        self.guide.setFrameShape(QFrame.Shape.NoFrame)
+        overview = QWidget()
+        self.guide.setWidget(overview)
+        gl = QVBoxLayout(overview)
         self.overview_title = plain_label("")
         f = self.overview_title.font()
         f.setBold(True)
@@ -229,7 +238,11 @@ class MainWindow(QMainWindow):
         self.guide_dismiss.setObjectName("guideDismiss")
         self.guide_dismiss.setToolTip(self.tr("Hide the welcome guide (Help → Welcome guide shows it again)"))
         self.guide_dismiss.clicked.connect(self.dismiss_guide)
-        guide_lay.addWidget(self.guide_dismiss, 0, Qt.AlignmentFlag.AlignLeft)
+        dismiss_row = QHBoxLayout()
+        dismiss_row.setContentsMargins(12, 0, 12, 12)  # in line with the guide's text
+        dismiss_row.addWidget(self.guide_dismiss)
+        dismiss_row.addStretch(1)
+        guide_lay.addLayout(dismiss_row)
         gl.addWidget(self.guide_box)
         gl.addStretch(1)
         self.guide_box.setVisible(not self._guide_dismissed())
