@@ -489,10 +489,10 @@ class DeskController(QObject):
             self._report_failed(name, exc)
             return
         self._unprepared.discard(name)
+        old = conn.target
         self.manager.set_target(target)
-        if retry:
-            # Its settings were saved: try again, as the failure banner promises (the manager
-            # already restarts a wanted connection whose target changed; this covers the rest).
+        if retry or (old != target and conn.state.value == "failed"):
+            # Its settings (or its keys) changed: try again, as the failure banner promises.
             self.manager.connect(name)
 
     # --- the trust gate: a local command runs only once the person allowed it -----------------
