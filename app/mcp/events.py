@@ -42,6 +42,9 @@ SIGN_IN_TIMED_OUT = "sign-in timed out"
 SIGN_IN_DECLINED = "you declined the sign-in"
 SIGNED_OUT = "signed out"
 WAITING_FOR_BROWSER = "waiting for you to sign in in your browser"
+WAITING_FOR_APPROVAL = "waiting for your approval"
+"""IDLE with this reason: a local server waits for the person to allow it to run (its turn for
+the trust prompt, or the prompt is open). Published by `ConnectionManager.report`."""
 
 
 CatalogKind = Literal["tools", "resources", "resource_templates", "prompts"]

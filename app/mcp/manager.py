@@ -66,6 +66,27 @@ class ConnectionManager:
             self._watch_state(event)
         deliver(self._sinks, event)
 
+    def _sink_for(self, conn_ref: list[ServerConnection]) -> Sink:
+        """A connection's sink. The state events of a connection that was replaced (its target
+        changed) or removed stop once its successor has started: a late "closed" of the old one
+        must not overwrite the new one's "connecting" (the row said "disconnected" after Edit)."""
+
+        def sink(event: Event) -> None:
+            if isinstance(event, StateChanged) and conn_ref:
+                current = self._connections.get(event.server)
+                if current is not conn_ref[0] and (current is None or current.state != ConnectionState.IDLE):
+                    return
+            self._on_event(event)
+
+        return sink
+
+    def report(self, name: str, state: ConnectionState, reason: str | None = None) -> None:
+        """Publish the state of a server the engine could not start itself, for every view to
+        show: FAILED when its target could not be prepared (a key missing, the keychain locked),
+        IDLE with WAITING_FOR_APPROVAL while the person is asked whether it may run, IDLE when
+        they said no. The connection's own next event (it starts) replaces it."""
+        deliver(self._sinks, StateChanged(name, state, reason))
+
     # ----------------------------------------------------------------- targets
 
     def _shared_http(self) -> Any:
@@ -114,15 +135,18 @@ class ConnectionManager:
 
     def _new_connection(self, target: Target) -> ServerConnection:
         http = self._shared_http() if target.transport != "stdio" else None
-        return ServerConnection(
+        ref: list[ServerConnection] = []
+        conn = ServerConnection(
             target,
             handlers=self.handlers,
-            sink=self._on_event,
+            sink=self._sink_for(ref),
             http_client=http,
             traffic=self.traffic,
             secrets=self.secrets,
             browser=self.browser,
         )
+        ref.append(conn)
+        return conn
 
     def remove(self, name: str) -> None:
         """Forget a server (its connection is closed in the background)."""

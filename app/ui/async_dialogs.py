@@ -80,3 +80,30 @@ async def ask(
     checked = cb.isChecked() if cb is not None else False
     box.deleteLater()
     return accepted, checked
+
+
+async def inform(
+    parent: QWidget | None,
+    title: str,
+    text: str,
+    *,
+    informative: str = "",
+    icon: QMessageBox.Icon = QMessageBox.Icon.Information,
+) -> None:
+    """Tell the person something (a result, a problem): the information icon (or `icon`: a
+    warning, a critical problem) and one OK button — not a question, so no "?" and no second
+    button that means the same. Text is shown as plain text."""
+    from app.ui.safe_text import plain_box
+
+    box = QMessageBox(parent)
+    box.setIcon(icon)
+    box.setWindowTitle(title)
+    box.setText(text)
+    if informative:
+        box.setInformativeText(informative)
+    plain_box(box)  # server names and messages: never rendered as HTML, invisible characters shown
+    box.setStandardButtons(QMessageBox.StandardButton.Ok)
+    box.setDefaultButton(QMessageBox.StandardButton.Ok)
+    box.setEscapeButton(QMessageBox.StandardButton.Ok)
+    await run_dialog(box)
+    box.deleteLater()

@@ -42,7 +42,6 @@ class DeskController(QObject):
             Also when an outside edit left a file that does not parse: the list stays as it was.
         config_warning(message): the list loaded, but some of it was left out (an entry whose name
             cannot be used stays in the file untouched); one line per problem.
-        server_connecting(name): a list change started connecting this server (say so at once).
         approval_changed(name): a local server was allowed to run, or was left waiting for the
             person's approval (its row says so; Connect asks again).
         signed_out(name): the server's sign-in left the keychain (from the window, the
@@ -53,7 +52,6 @@ class DeskController(QObject):
     engine_started = Signal()
     config_failed = Signal(str)
     config_warning = Signal(str)
-    server_connecting = Signal(str)
     approval_changed = Signal(str)
     signed_out = Signal(str)
 
@@ -74,6 +72,7 @@ class DeskController(QObject):
         # name -> disabled, as of the last look at the server list: tells a server added (or
         # switched on) during the session from one that was there all along.
         self._known: dict[str, bool] | None = None
+        self._shapes: dict[str, str] = {}  # name -> the entry and its settings as last saved
         self._syncing: dict[str, asyncio.Task[Any]] = {}
         self._unprepared: set[str] = set()  # failed before the engine had a target (a secret missing)
         self._watcher: Any = None
@@ -286,7 +285,8 @@ class DeskController(QObject):
             target = await self._target(name)
         except Exception as exc:
             logger.info("cannot prepare %s for sign-in: %s", name, exc)
-            self.bridge.state_changed.emit(name, "failed", _reason(exc))
+            self._unprepared.add(name)
+            self._report_failed(name, exc)
             return
         self._unprepared.discard(name)
         self._held.discard(name)
@@ -337,6 +337,12 @@ class DeskController(QObject):
 
     async def connect_server(self, name: str) -> None:
         await self.ensure_engine()
+        if self._needs_approval(name) and not self._running(name):
+            # It waits its turn for the trust prompt (or the prompt is open): say so, not
+            # "connecting…" — nothing runs until the person allows it.
+            from app.mcp.events import WAITING_FOR_APPROVAL, ConnectionState
+
+            self.manager.report(name, ConnectionState.IDLE, WAITING_FOR_APPROVAL)
         if not await self.allowed_to_run(name):
             self._not_started(name)
             return
@@ -346,7 +352,7 @@ class DeskController(QObject):
             # A missing secret or an unreadable keyring: the server fails with that reason.
             logger.info("cannot prepare %s: %s", name, exc)
             self._unprepared.add(name)
-            self.bridge.state_changed.emit(name, "failed", _reason(exc))
+            self._report_failed(name, exc)
             return
         self._unprepared.discard(name)
         self.manager.set_target(target)
@@ -399,12 +405,27 @@ class DeskController(QObject):
 
     # --- keeping connections in step with the server list -------------------------------------
     def _snapshot(self) -> dict[str, bool]:
+        self._shapes = {e.name: self._shape(e) for e in self.entries()}
         return {e.name: bool(getattr(e, "disabled", False)) for e in self.entries()}
+
+    def _shape(self, entry: Any) -> str:
+        """The entry and the settings that shape its connection, as text: a save that changed
+        them tells a failed server to try again (what the failure banner promises)."""
+        import json
+
+        try:
+            settings = self.settings(entry.name).to_json()
+        except Exception:  # a store without settings (tests' stand-ins)
+            settings = {}
+        for key in ("trusted_tools", "order", "approved_launch"):
+            settings.pop(key, None)
+        return json.dumps([entry.to_json(), settings], sort_keys=True, default=str)
 
     def _on_servers_changed(self) -> None:
         """The list was saved or imported: connect what is new (or newly enabled), disconnect what
         was switched off, and hand every live connection its possibly changed target (the engine
         reconnects one whose connection settings changed and keeps one that did not)."""
+        shapes_before = self._shapes
         before, now = self._known, self._snapshot()
         self._known = now
         if self._store is not None:
@@ -426,13 +447,14 @@ class DeskController(QObject):
                 self._held.discard(name)
                 self._track(name, self._connect_now(name))
             elif self.connection(name) is not None:
-                self._track(name, self._retarget(name))
+                conn = self.connection(name)
+                edited = shapes_before.get(name) != self._shapes.get(name)
+                failed = name in self._unprepared or (conn is not None and conn.state.value == "failed")
+                self._track(name, self._retarget(name, retry=failed and edited))
             elif name in self._unprepared:
                 self._track(name, self._connect_now(name))  # e.g. the missing secret was just given
 
     async def _connect_now(self, name: str) -> None:
-        # Emitted from the task, not the slot: the window adds the row after this slot has run.
-        self.server_connecting.emit(name)
         await self.connect_server(name)
 
     def _track(self, name: str, coro: Any) -> None:
@@ -445,9 +467,10 @@ class DeskController(QObject):
 
         task.add_done_callback(done)
 
-    async def _retarget(self, name: str) -> None:
+    async def _retarget(self, name: str, *, retry: bool = False) -> None:
         """Give the engine the server's current target. A connection that is wanted and whose
-        settings changed is restarted by the manager; a failed one is tried again with them."""
+        settings changed is restarted by the manager; with `retry` (a failed server whose entry
+        was saved) it is tried again with them."""
         conn = self.connection(name)
         if conn is None:
             return
@@ -462,12 +485,14 @@ class DeskController(QObject):
         try:
             target = await self._target(name)
         except Exception as exc:
-            self.bridge.state_changed.emit(name, "failed", _reason(exc))
+            self._unprepared.add(name)
+            self._report_failed(name, exc)
             return
+        self._unprepared.discard(name)
         old = conn.target
         self.manager.set_target(target)
-        if old != target and conn.state.value == "failed":
-            self.server_connecting.emit(name)
+        if retry or (old != target and conn.state.value == "failed"):
+            # Its settings (or its keys) changed: try again, as the failure banner promises.
             self.manager.connect(name)
 
     # --- the trust gate: a local command runs only once the person allowed it -----------------
@@ -549,13 +574,25 @@ class DeskController(QObject):
         except Exception as exc:  # ConfigError, OSError: allowed for this session, said in the log
             logger.warning("the approval of %s could not be saved: %s", name, exc)
 
-    def _not_started(self, name: str) -> None:
-        """Tell the row what the engine has for a server that was not allowed to start."""
+    def _running(self, name: str) -> bool:
         conn = self.connection(name)
-        if conn is None:
-            self.bridge.state_changed.emit(name, "idle", "waiting for your approval")
-        else:
-            self.bridge.state_changed.emit(name, conn.state.value, conn.reason or "")
+        return conn is not None and conn.state.value in ("connecting", "installing", "ready")
+
+    def _not_started(self, name: str) -> None:
+        """Publish, through the engine, that a server was not allowed to start (its row's note
+        says it waits for the person's approval; Connect asks again)."""
+        if self.manager is None or self._running(name):
+            return  # still running as it was approved before: its own events say so
+        from app.mcp.events import WAITING_FOR_APPROVAL, ConnectionState
+
+        self.manager.report(name, ConnectionState.IDLE, WAITING_FOR_APPROVAL)
+
+    def _report_failed(self, name: str, exc: BaseException) -> None:
+        """A target that cannot be prepared (a key missing, the keychain locked) fails with that
+        reason: published by the engine, like every other state, for every view to show."""
+        from app.mcp.events import ConnectionState
+
+        self.manager.report(name, ConnectionState.FAILED, _reason(exc))
 
     async def shutdown(self) -> None:
         for t in list(self._tasks):

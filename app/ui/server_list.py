@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt, Signal, Slot
-from PySide6.QtGui import QAction, QColor, QIcon, QPainter, QPalette
+from PySide6.QtGui import QAction, QColor, QIcon, QKeySequence, QPainter, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGridLayout,
@@ -26,7 +26,13 @@ ACTIONS = ("connect", "disconnect", "reconnect", "edit", "duplicate", "remove")
 # Sign-in actions, offered only where they fit: "sign_in" on a server that needs it (it takes the
 # Connect button's place), "cancel_sign_in" while the browser is open, "sign_out" when signed in.
 SIGN_IN_ACTIONS = ("sign_in", "cancel_sign_in", "sign_out")
+# In the context menu only, after Edit: a new name, and switching the server off or on (a
+# disabled server is kept in the list but does not start).
+MENU_ACTIONS = ("rename", "disable", "enable")
 LABELS = {
+    "rename": "Rename…",
+    "disable": "Disable",
+    "enable": "Enable",
     "sign_in": "Sign in",
     "cancel_sign_in": "Cancel sign-in",
     "sign_out": "Sign out",
@@ -131,6 +137,12 @@ class ServerPanel(QWidget):
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.view.customContextMenuRequested.connect(self._menu)
         self.view.selectionModel().currentChanged.connect(self._current_changed)
+        # Delete (and Backspace, the Mac's delete key) removes the selected server, after the
+        # same question as Remove…
+        for key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
+            shortcut = QShortcut(QKeySequence(key), self.view)
+            shortcut.setContext(Qt.ShortcutContext.WidgetShortcut)
+            shortcut.activated.connect(lambda: self._trigger("remove"))
         lay.addWidget(self.view, 1)
         grid = QGridLayout()
         self.buttons: dict[str, QPushButton] = {}
@@ -166,7 +178,7 @@ class ServerPanel(QWidget):
         row = self.model.server(name)
         if row is None:
             return set()
-        acts = {"edit", "duplicate", "remove"}
+        acts = {"edit", "duplicate", "remove", "rename", "enable" if row.disabled else "disable"}
         if row.state in ("connecting", "installing", "ready"):
             acts |= {"disconnect", "reconnect"}
         else:
@@ -216,6 +228,9 @@ class ServerPanel(QWidget):
             menu.addSeparator()
         for a in ACTIONS:
             self._menu_action(menu, a, name, a in acts)
+            if a == "edit":
+                self._menu_action(menu, "rename", name, True)
+                self._menu_action(menu, "enable" if "enable" in acts else "disable", name, True)
         if "sign_out" in acts:
             menu.addSeparator()
             self._menu_action(menu, "sign_out", name, True)

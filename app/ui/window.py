@@ -12,7 +12,7 @@ import re
 import time
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QByteArray, QModelIndex, QSettings, Qt, QTimer, QUrl, Signal, Slot
+from PySide6.QtCore import QByteArray, QEvent, QModelIndex, QObject, QSettings, Qt, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -20,14 +20,18 @@ from PySide6.QtGui import (
     QDragMoveEvent,
     QDropEvent,
     QIcon,
+    QKeyEvent,
     QKeySequence,
     QPaintEvent,
     QShortcut,
 )
 from PySide6.QtWidgets import (
     QDockWidget,
+    QFrame,
+    QHBoxLayout,
     QMainWindow,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QStackedWidget,
     QVBoxLayout,
@@ -40,7 +44,7 @@ from app.ui.controller import DeskController
 from app.ui.models.servers import (
     CONNECTING,
     FAILED,
-    IDLE,
+    INSTALLING,
     NEEDS_SIGN_IN,
     READY,
     ServerListModel,
@@ -49,6 +53,8 @@ from app.ui.models.servers import (
 from app.ui.safe_text import confirm_and_open, plain_label, plain_tooltip, visible_line
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QInputDialog
+
     from app.ui.dock import BottomDock
     from app.ui.models.history import HistoryEntry
     from app.ui.resource_panel import PromptPanel, ResourcePanel
@@ -123,6 +129,30 @@ def icon_from_server(icons: list[Any]) -> QIcon | None:
     return None
 
 
+def _focusables(root: QWidget) -> list[QWidget]:
+    """The widgets under `root` that Tab can reach, in the order they were made (the form's)."""
+    out = []
+    for w in root.findChildren(QWidget):
+        if (
+            w.isVisibleTo(root)
+            and w.isEnabled()
+            and w.focusPolicy() & Qt.FocusPolicy.TabFocus
+            and w.focusProxy() is None
+        ):
+            out.append(w)
+    return out
+
+
+def _first_focusable(root: QWidget) -> QWidget | None:
+    found = _focusables(root)
+    return found[0] if found else None
+
+
+def _last_focusable(root: QWidget) -> QWidget | None:
+    found = _focusables(root)
+    return found[-1] if found else None
+
+
 class MainWindow(QMainWindow):
     """Signals:
     first_painted(): the window has been painted once (the engine is imported after this).
@@ -148,6 +178,7 @@ class MainWindow(QMainWindow):
         self._subscribed: set[tuple[str, str]] = set()
         self._restoring: tuple[str, str, str] | None = None
         self._refreshing = False
+        self.rename_dialog: QInputDialog | None = None  # open while Rename… asks for a name
 
         # Models and panels
         self.server_model = ServerListModel(self)
@@ -162,8 +193,14 @@ class MainWindow(QMainWindow):
         self._saved_tool_splitter: QByteArray | None = None
         # The overview page: the selected server's state (and why it failed), what it says about
         # itself once connected, and the first-run guide.
-        self.guide = QWidget()
-        gl = QVBoxLayout(self.guide)
+        # It scrolls: the welcome guide under a failure's reason does not fit at 1024×700.
+        self.guide = QScrollArea()
+        self.guide.setObjectName("overview")
+        self.guide.setWidgetResizable(True)
+        self.guide.setFrameShape(QFrame.Shape.NoFrame)
+        overview = QWidget()
+        self.guide.setWidget(overview)
+        gl = QVBoxLayout(overview)
         self.overview_title = plain_label("")
         f = self.overview_title.font()
         f.setBold(True)
@@ -187,11 +224,28 @@ class MainWindow(QMainWindow):
         self.overview_info = plain_label("")
         self.overview_info.setStyleSheet("padding: 4px 12px;")
         gl.addWidget(self.overview_info)
-        self.guide_text = plain_label(GUIDE)
+        # The welcome guide stays until the person dismisses it ("Got it", remembered); Help →
+        # Welcome guide shows it again.
+        self.guide_box = QWidget()
+        self.guide_box.setObjectName("guideBox")
+        guide_lay = QVBoxLayout(self.guide_box)
+        guide_lay.setContentsMargins(0, 0, 0, 0)
+        self.guide_text = plain_label(self.tr(GUIDE))
         self.guide_text.setObjectName("guide")
         self.guide_text.setStyleSheet("font-size: 11pt; padding: 12px;")
-        gl.addWidget(self.guide_text)
+        guide_lay.addWidget(self.guide_text)
+        self.guide_dismiss = QPushButton(self.tr("Got it"))
+        self.guide_dismiss.setObjectName("guideDismiss")
+        self.guide_dismiss.setToolTip(self.tr("Hide the welcome guide (Help → Welcome guide shows it again)"))
+        self.guide_dismiss.clicked.connect(self.dismiss_guide)
+        dismiss_row = QHBoxLayout()
+        dismiss_row.setContentsMargins(12, 0, 12, 12)  # in line with the guide's text
+        dismiss_row.addWidget(self.guide_dismiss)
+        dismiss_row.addStretch(1)
+        guide_lay.addLayout(dismiss_row)
+        gl.addWidget(self.guide_box)
         gl.addStretch(1)
+        self.guide_box.setVisible(not self._guide_dismissed())
         self.right = QStackedWidget()
         self.right.addWidget(self.guide)
 
@@ -235,6 +289,7 @@ class MainWindow(QMainWindow):
 
         self._build_menu()
         self._build_shortcuts()
+        self._build_tab_order()
         self._wire()
         from app.ui.trust_dialog import TrustPrompter
 
@@ -298,12 +353,63 @@ class MainWindow(QMainWindow):
         m.addAction(quit_)
         v = self.menuBar().addMenu("&View")
         v.addAction(self.dock.toggleViewAction())
+        h = self.menuBar().addMenu(self.tr("&Help"))
+        self.guide_action = QAction(self.tr("&Welcome guide"), self)
+        self.guide_action.setObjectName("welcomeGuideAction")
+        self.guide_action.triggered.connect(self.show_guide)
+        h.addAction(self.guide_action)
 
     def _build_shortcuts(self) -> None:
         QShortcut(QKeySequence.StandardKey.Find, self).activated.connect(self.catalog.focus_search)
         for seq in ("Ctrl+Return", "Ctrl+Enter"):
             QShortcut(QKeySequence(seq), self).activated.connect(self.run_current)
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self).activated.connect(self.cancel_call)
+
+    def _build_tab_order(self) -> None:
+        """Tab walks the window as a person reads it: server list → search → the catalog's list
+        → the selected tool's form → Run. The panels on the right are built later than the
+        dock, so without this Tab from the list jumped to the Log tab."""
+        QWidget.setTabOrder(self.servers.view, self.catalog.search)
+        for view in self.catalog.views.values():
+            QWidget.setTabOrder(self.catalog.search, view)
+            view.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and event.key() == Qt.Key.Key_Tab
+            and event.modifiers() in (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier)
+            and watched in self.catalog.views.values()
+            and self._focus_right_panel()
+        ):
+            return True
+        return super().eventFilter(watched, event)
+
+    def _focus_right_panel(self) -> bool:
+        """Tab from the catalog's list: into the shown panel's form (its first field), else its
+        Run/Read/Get button. False when the overview is shown (Tab goes on as usual)."""
+        panel = self.right.currentWidget()
+        if panel is None or panel is self.guide:
+            return False
+        form = getattr(panel, "form", None)
+        first = _first_focusable(form) if isinstance(form, QWidget) else None
+        run = getattr(panel, "run_button", None)
+        if first is not None and isinstance(form, QWidget):
+            last = _last_focusable(form)
+            if isinstance(run, QWidget) and last is not None:
+                # The form is rebuilt per tool: Tab from its last field goes to Run.
+                QWidget.setTabOrder(last, run)
+            first.setFocus(Qt.FocusReason.TabFocusReason)
+            return True
+        if isinstance(run, QWidget) and run.isEnabled():
+            run.setFocus(Qt.FocusReason.TabFocusReason)
+            return True
+        first = _first_focusable(panel)
+        if first is not None:
+            first.setFocus(Qt.FocusReason.TabFocusReason)
+            return True
+        return False
 
     def _wire(self) -> None:
         b: EngineBridge = self.controller.bridge
@@ -324,7 +430,6 @@ class MainWindow(QMainWindow):
         self.controller.config_failed.connect(self._show_config_problem)
         self.controller.config_warning.connect(self._show_config_problem)
         self.controller.watch_config(self)  # outside edits (an editor, the CLI) show up here
-        self.controller.server_connecting.connect(self.on_server_connecting)
         self.controller.signed_out.connect(self.on_signed_out)
         self.servers.action_triggered.connect(self.on_server_action)
         self.servers.add_requested.connect(self.add_server)
@@ -417,22 +522,13 @@ class MainWindow(QMainWindow):
         self.controller.start_engine(GuiHandlers(self))
         if not connect_enabled:
             return None
-        # Say "connecting…" at once: the SDK import comes first and takes a moment.
-        for row in list(self.server_model._rows):
-            if not row.disabled and row.state == IDLE:
-                self.server_model.update_state(row.name, CONNECTING, "")
-        self._update_empty_state()
-        task = self.controller.spawn(self.controller.connect_at_start(), on_error=self._show_error)
-        task.add_done_callback(lambda t: None if t.cancelled() else self._settle_start_rows())
-        return task
-
-    def _settle_start_rows(self) -> None:
-        """Rows marked connecting at start that the start-up connect did not take (removed,
-        disabled or disconnected meanwhile, or it failed early) go back to idle."""
-        for row in list(self.server_model._rows):
-            if row.state == CONNECTING and self.controller.connection(row.name) is None:
-                self.server_model.update_state(row.name, IDLE, "")
-        self._update_empty_state()
+        # The rows change when the engine says so (connecting…, waiting for your approval, …),
+        # never before: a row marked here could not know which server waits for the trust prompt.
+        # Until the engine is there, the status bar says why nothing moves yet.
+        if self.controller.manager is None:
+            self.statusBar().showMessage(self.tr("Starting the servers…"))
+            self.controller.engine_started.connect(self.statusBar().clearMessage)
+        return self.controller.spawn(self.controller.connect_at_start(), on_error=self._show_error)
 
     # --- servers ------------------------------------------------------------------------------
     @Slot()
@@ -445,6 +541,7 @@ class MainWindow(QMainWindow):
             row = ServerRow(e.name, e.transport, bool(getattr(e, "disabled", False)))
             notes = []
             if self.controller.waiting_for_approval(e.name):
+                row.declined = True
                 notes.append(self.tr("waiting for your approval: press Connect"))
             if e.name in session_only:
                 notes.append(self.tr("key kept for this session only"))
@@ -468,13 +565,12 @@ class MainWindow(QMainWindow):
     @Slot(str, str)
     def on_server_action(self, action: str, name: str) -> None:
         c = self.controller
+        # The row, the overview and the middle change with the engine's events, not here.
         if action == "connect":
-            self.server_model.update_state(name, "connecting")
             c.spawn(c.connect_server(name))
         elif action == "disconnect":
             c.spawn(c.disconnect_server(name))
         elif action == "reconnect":
-            self.server_model.update_state(name, "connecting")
             c.spawn(c.reconnect_server(name))
         elif action == "edit":
             self.edit_server(name)
@@ -482,6 +578,10 @@ class MainWindow(QMainWindow):
             c.spawn(self.duplicate_server(name), self._show_error)
         elif action == "remove":
             c.spawn(self.remove_server(name), self._show_error)
+        elif action == "rename":
+            c.spawn(self.rename_server(name), self._show_error)
+        elif action in ("disable", "enable"):
+            self.set_server_enabled(name, action == "enable")
         elif action == "sign_in":
             c.spawn(c.sign_in(name), self._show_error)
         elif action == "cancel_sign_in":
@@ -569,6 +669,60 @@ class MainWindow(QMainWindow):
         c.save()
         self.servers.select(new.name)
 
+    async def rename_server(self, name: str) -> str | None:
+        """Ask for a new name and rename the server (its keys and settings follow, as after Edit);
+        returns the new name, None when nothing changed."""
+        from PySide6.QtWidgets import QInputDialog, QLineEdit
+
+        from app.config.store import name_problem
+        from app.ui.async_dialogs import run_dialog
+
+        c = self.controller
+        if self._config_broken() or c.entry(name) is None:
+            return None
+        dialog = QInputDialog(self)
+        dialog.setWindowTitle(self.tr("Rename server"))
+        dialog.setLabelText(self.tr("New name for “{0}”:").format(visible_line(name)))
+        dialog.setTextEchoMode(QLineEdit.EchoMode.Normal)
+        dialog.setTextValue(name)
+        dialog.setOkButtonText(self.tr("Rename"))
+        self.rename_dialog = dialog  # tests reach it here
+        try:
+            accepted = await run_dialog(dialog) == QInputDialog.DialogCode.Accepted
+            new = dialog.textValue().strip()
+        finally:
+            self.rename_dialog = None
+            dialog.deleteLater()
+        if not accepted or not new or new == name:
+            return None
+        problem = name_problem(new)
+        if problem is None and c.entry(new) is not None:
+            problem = self.tr("a server named “{0}” already exists").format(visible_line(new))
+        if problem is not None:
+            self.statusBar().showMessage(self.tr("Not renamed: {0}").format(visible_line(problem)), 15000)
+            return None
+        # As the Edit dialog does: the old connection goes, the keys move, then the list is saved
+        # (the controller connects the server under its new name if it is enabled).
+        await c.forget(name)
+        await c.secrets.arename_server(name, new)
+        c.store.rename(name, new)
+        c.save()
+        self.servers.select(new)
+        return new
+
+    def set_server_enabled(self, name: str, enabled: bool) -> None:
+        """Disable or enable a server (saved; the controller disconnects or connects it)."""
+        c = self.controller
+        entry = c.entry(name)
+        if entry is None or self._config_broken():
+            return
+        entry.disabled = not enabled
+        c.store.update(entry)
+        try:
+            c.save()
+        except Exception as exc:  # ConfigError, OSError: said, the list shows what the store holds
+            self._show_error(exc)
+
     async def remove_server(self, name: str) -> None:
         from PySide6.QtWidgets import QMessageBox
 
@@ -626,11 +780,6 @@ class MainWindow(QMainWindow):
         self.controller.spawn(install_bundle_file(self, paths[0]), self._show_error)
 
     # --- engine events ------------------------------------------------------------------------
-    @Slot(str)
-    def on_server_connecting(self, server: str) -> None:
-        self.server_model.update_state(server, CONNECTING, "")
-        self._update_empty_state()
-
     @Slot(str, str)
     def on_sign_in_waiting(self, server: str, url: str) -> None:
         self.server_model.update_sign_in_wait(server, url)
@@ -835,23 +984,35 @@ class MainWindow(QMainWindow):
                 self.tr("Waiting for you to sign in to {server}…").format(server=visible_line(server))
             )
         elif row.state == FAILED:
-            self.catalog.empty.setText(f"{server} failed: {row.reason}")
+            self.catalog.empty.setText(
+                self.tr("Couldn't connect to {server}: {reason}").format(server=server, reason=row.reason)
+            )
             self.overview_reason.setText(
-                f"Could not connect to “{server}”:\n{row.reason}\n\n"
-                "Fix the server's settings with Edit: saving them tries again by itself "
-                "(Reconnect tries again as it is). "
-                "The Log tab below shows what the server printed."
+                self.tr(
+                    "Could not connect to “{server}”:\n{reason}\n\n"
+                    "Fix the server's settings with Edit: saving a change tries again by itself "
+                    "(Reconnect tries again as it is). "
+                    "The Log tab below shows what the server printed."
+                ).format(server=server, reason=row.reason)
             )
             self.overview_reason.show()
-        elif row.state in (CONNECTING, "installing"):
-            self.catalog.empty.setText(f"Connecting to {server}… its tools will appear here.")
+        elif row.state in (CONNECTING, INSTALLING):
+            self.catalog.empty.setText(
+                self.tr("Connecting to {server}… its tools will appear here.").format(server=server)
+            )
+        elif row.waiting_for_approval and not row.declined:
+            self.catalog.empty.setText(
+                self.tr("{server} waits for your approval to run: its tools will appear here.").format(
+                    server=server
+                )
+            )
         elif row.state != READY:
-            self.catalog.empty.setText(f"{server} is not connected. Press Connect to see its tools.")
+            self.catalog.empty.setText(
+                self.tr("{server} is not connected. Press Connect to see its tools.").format(server=server)
+            )
         else:
             self.catalog.empty.setText("")
             self.overview_info.setText(self._server_info_text(server))
-        ready = any(r.state == READY for r in self.server_model._rows)
-        self.guide_text.setVisible(not ready)
 
     def _server_info_text(self, server: str) -> str:
         conn = self.controller.connection(server)
@@ -1058,6 +1219,26 @@ class MainWindow(QMainWindow):
     @Slot(QUrl)
     def open_link(self, url: QUrl) -> None:
         self.controller.spawn(confirm_and_open(self, url))
+
+    # --- the welcome guide ----------------------------------------------------------------------
+    def _guide_dismissed(self) -> bool:
+        value = self.ui_settings().value("guideDismissed", False)
+        return value is True or str(value).lower() == "true"
+
+    @Slot()
+    def dismiss_guide(self) -> None:
+        """The "Got it" button: the guide goes, and stays gone at the next start."""
+        self.guide_box.hide()
+        s = self.ui_settings()
+        s.setValue("guideDismissed", True)
+        s.sync()
+
+    @Slot()
+    def show_guide(self) -> None:
+        """Help → Welcome guide: the overview page with the guide on it, until "Got it"."""
+        self.guide_box.show()
+        self.right.setCurrentWidget(self.guide)
+        self.guide_dismiss.setFocus()
 
     # --- state kept between runs --------------------------------------------------------------
     def ui_settings(self) -> QSettings:

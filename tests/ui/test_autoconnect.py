@@ -48,9 +48,12 @@ def test_enabled_servers_connect_by_themselves_disabled_stay_idle(qtbot: Any, fr
     assert task is not None
     # It returned before the engine import finished: that import runs in a worker thread.
     assert w.controller.manager is None
-    # The rows say so at once, before the engine is even there.
-    assert w.server_model.server("demo").state == "connecting"
+    # The rows change when the engine says so, not before (issue 11 §1.5: a row marked by the
+    # window could not know which server waits for the trust prompt); the status bar says the
+    # servers are starting.
+    assert w.server_model.server("demo").state == "idle"
     assert w.server_model.server("resting").state == "idle"
+    assert "Starting" in w.statusBar().currentMessage()
     qtbot.waitUntil(task.done, timeout=30000)
     assert sorted(task.result()) == ["broken", "demo"]
     wait_state(qtbot, w, "demo", "ready")
@@ -81,9 +84,10 @@ def test_disconnect_pressed_while_engine_loads_is_respected(qtbot: Any, fresh: A
     task = w.start_engine(connect_enabled=True)
     assert task is not None
     assert w.servers.select("demo")
-    button = w.servers.buttons["disconnect"]
-    assert button.isEnabled()
-    button.click()
+    # The row does not pretend to connect before the engine does (issue 11 §1.5), so the window
+    # offers no Disconnect yet; a disconnect asked for meanwhile (the controller's) still holds.
+    assert w.controller.manager is None
+    w.controller.spawn(w.controller.disconnect_server("demo"))
     qtbot.waitUntil(task.done, timeout=30000)
     assert task.result() == ["broken"]
     wait_state(qtbot, w, "demo", "idle")

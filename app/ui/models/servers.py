@@ -17,7 +17,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QIcon
 
-from app.mcp.events import WAITING_FOR_BROWSER
+from app.mcp.events import WAITING_FOR_APPROVAL, WAITING_FOR_BROWSER
 from app.ui.safe_text import plain_tooltip, visible_line
 
 logger = logging.getLogger(__name__)
@@ -74,6 +74,9 @@ class ServerRow:
     title: str = ""
     icon: QIcon | None = field(default=None, compare=False)
     note: str = ""  # something true of the entry whatever its state ("key kept for this session only")
+    # The person said "Don't run" to it as it is now: the note says so ("press Connect"), and
+    # the engine's "waiting for your approval" reads as "not connected".
+    declined: bool = False
     # The sign-in page's address while the engine waits for the browser (its SignInWaiting event);
     # empty otherwise. Gone with the next state that is not "connecting".
     sign_in_url: str = ""
@@ -84,6 +87,11 @@ class ServerRow:
     @property
     def waiting_for_sign_in(self) -> bool:
         return self.state == CONNECTING and bool(self.sign_in_url)
+
+    @property
+    def waiting_for_approval(self) -> bool:
+        """The engine said it waits for the person to allow it to run (its turn for the prompt)."""
+        return self.state == IDLE and self.reason == WAITING_FOR_APPROVAL
 
     @property
     def signed_in(self) -> bool:
@@ -111,6 +119,8 @@ class ServerRow:
             )
         if self.waiting_for_sign_in:
             return QCoreApplication.translate("ServerRow", "waiting for you to sign in…")
+        if self.waiting_for_approval and not self.declined:
+            return QCoreApplication.translate("ServerRow", "waiting for your approval")
         if state == FAILED and self.reason:
             return f"failed: {self.reason}"
         if state == READY and self.tool_count is not None:
@@ -223,6 +233,7 @@ class ServerListModel(QAbstractListModel):
                 self.endMoveRows()
             old = self._rows[pos]
             old.transport, old.disabled, old.note = new.transport, new.disabled, new.note
+            old.declined = new.declined
             self._changed(pos)
 
     def update_state(self, name: str, state: str, reason: str = "") -> None:
