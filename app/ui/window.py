@@ -466,7 +466,7 @@ class MainWindow(QMainWindow):
             p = self._tool_panel = ToolPanel()
             p.run_requested.connect(self.run_current)
             p.cancel_requested.connect(self.cancel_call)
-            p.draft_saved.connect(self.bottom.history_model.set_draft)  # h11-runs: drafts in History
+            p.draft_saved.connect(self.bottom.history_model.set_draft)  # drafts in History
             self._wire_result(p.result)
             if self._saved_tool_splitter is not None:
                 p.splitter.restoreState(self._saved_tool_splitter)
@@ -1118,7 +1118,7 @@ class MainWindow(QMainWindow):
                 raise RuntimeError(f"{server} is not connected")
             result = await conn.call_tool(tool.name, entry.arguments, call_id=self._call_id)
         except asyncio.CancelledError:
-            entry.mark_cancelled()  # h11-runs: a neutral outcome, not a failure
+            entry.mark_cancelled()  # a neutral outcome, not a failure
             self.tool_panel.result.show_cancelled(loop.time() - started)
             raise
         except Exception as exc:
@@ -1141,12 +1141,14 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def show_history(self, entry: HistoryEntry) -> None:
-        self.tool_panel.result.show_entry(entry)  # h11-runs: cancelled and drafts too
+        self.tool_panel.result.show_entry(entry)  # cancelled and drafts too
 
     @Slot(object)
     def rerun_history(self, entry: HistoryEntry) -> None:
         self.servers.select(entry.server)
         if self.catalog.select("tools", entry.server, entry.tool) and self.tool_panel.form is not None:
+            # The list may already be on this tool while a resource or prompt is shown.
+            self.right.setCurrentWidget(self.tool_panel)
             self.tool_panel.form.set_value(entry.arguments)  # type: ignore[attr-defined]
 
     # --- resources and prompts ----------------------------------------------------------------
