@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.config.links import MAX_LINK, LinkError, looks_like_link, parse_link
-from app.ui.async_dialogs import ask, run_dialog
+from app.ui.async_dialogs import inform, run_dialog
 from app.ui.safe_text import plain_label
 
 logger = logging.getLogger(__name__)
@@ -93,14 +93,7 @@ async def open_link(window: Any, text: str) -> str | None:
 async def _cannot(window: Any, message: str) -> None:
     # The text itself is not shown: a link may hold a key typed in clear.
     window.open_problem = message  # tests read it here
-    await ask(
-        window,
-        _tr("Cannot open"),
-        message,
-        yes=_tr("OK"),
-        no=_tr("Close"),
-        icon=QMessageBox.Icon.Warning,
-    )
+    await inform(window, _tr("Cannot open"), message, icon=QMessageBox.Icon.Warning)
 
 
 class LinkDialog(QDialog):

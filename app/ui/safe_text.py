@@ -97,17 +97,11 @@ def is_openable(url: QUrl) -> bool:
 
 async def confirm_and_open(parent: QWidget | None, url: QUrl) -> bool:
     """Show the full URL and open it in the browser only if the person agrees."""
-    from app.ui.async_dialogs import ask
+    from app.ui.async_dialogs import ask, inform
 
     text = url.toString()
     if not is_openable(url):
-        await ask(
-            parent,
-            "Link not opened",
-            f"This link cannot be opened from MCP Desk:\n\n{text}",
-            yes="OK",
-            no="Close",
-        )
+        await inform(parent, "Link not opened", f"This link cannot be opened from MCP Desk:\n\n{text}")
         return False
     ok, _ = await ask(
         parent, "Open link?", f"Open this address in your web browser?\n\n{text}", yes="Open", no="Cancel"
