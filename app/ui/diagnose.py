@@ -74,6 +74,7 @@ class DiagnoseDialog(QDialog):
         self.tree.setObjectName("diagnoseSteps")
         self.tree.setHeaderHidden(True)
         self.tree.setColumnCount(1)
+        self.tree.setWordWrap(True)  # long advice: wrapped where Qt can, else cut with its tooltip whole
         self.tree.setAccessibleName(self.tr("Steps"))
         lay.addWidget(self.tree, 1)
         self.buttons = QDialogButtonBox()
@@ -114,7 +115,7 @@ class DiagnoseDialog(QDialog):
         try:
             self.outcome = outcome
             self.status.setText(text)
-            self.cancel_button.setEnabled(False)
+            self.cancel_button.hide()
         except RuntimeError:  # the dialog was closed and deleted meanwhile
             return
         self.finished_steps.emit()
