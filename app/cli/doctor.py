@@ -25,7 +25,7 @@ import subprocess
 import threading
 import time
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
@@ -70,6 +70,14 @@ STDERR_ADVICE: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
+class DoctorCancelled(Exception):
+    """The person cancelled the diagnosis (the window's Cancel): raised at the next step."""
+
+
+CANCEL_POLL = 0.2
+"""How often a waiting step looks whether the diagnosis was cancelled."""
+
+
 @dataclass
 class Step:
     status: Status
@@ -84,15 +92,27 @@ class Report:
     steps: list[Step] = field(default_factory=list)
     secrets: frozenset[str] = frozenset()
     """The target's resolved secret values: masked in every step (an error may echo the URL)."""
+    on_step: Callable[[Step], None] | None = None
+    """Told of each step as it is added (the window lists them while the diagnosis runs)."""
+    cancel: threading.Event | None = None
+    """Set to stop the diagnosis: the next step raises DoctorCancelled, a wait ends early."""
+
+    def cancelled(self) -> bool:
+        return self.cancel is not None and self.cancel.is_set()
 
     def add(self, status: Status, title: str, *details: str, advice: str | None = None) -> Step:
         from app.mcp.masking import mask_text
+
+        if self.cancelled():
+            raise DoctorCancelled
 
         def m(text: str) -> str:
             return mask_text(text, self.secrets) if self.secrets else text
 
         step = Step(status, m(title), [m(d) for d in details if d], m(advice) if advice else advice)
         self.steps.append(step)
+        if self.on_step is not None:
+            self.on_step(step)
         return step
 
     @property
@@ -153,6 +173,13 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         import dataclasses
 
         target = dataclasses.replace(target, timeout=min(target.timeout, DEFAULT_DOCTOR_TIMEOUT))
+    run_steps(target, report)
+    return finish(report, args.json)
+
+
+def run_steps(target: Target, report: Report) -> None:
+    """Every step for `target` into `report` (the CLI prints it; the window lists it as it goes).
+    Blocking: run it in a worker thread from an event loop. DoctorCancelled when cancelled."""
     report.secrets = target.secret_values
     described = target.describe()
     report.target = described if described.startswith(target.name) else f"{target.name} ({described})"
@@ -171,7 +198,6 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         refused.status = "info"
         refused.advice = None
         refused.details.append("it does not take the initialize handshake, but discovery works (below)")
-    return finish(report, args.json)
 
 
 def finish(report: Report, as_json: bool) -> int:
@@ -250,17 +276,19 @@ class Child:
             return False
         return True
 
-    def answer(self, request_id: int, deadline: float) -> dict[str, Any] | None:
-        """The response to `request_id`; None if stdout closed or the deadline passed.
-        Lines that are not JSON-RPC are kept in `noise`."""
+    def answer(
+        self, request_id: int, deadline: float, cancel: threading.Event | None = None
+    ) -> dict[str, Any] | None:
+        """The response to `request_id`; None if stdout closed, the deadline passed or `cancel`
+        was set. Lines that are not JSON-RPC are kept in `noise`."""
         while True:
             remaining = deadline - time.monotonic()
-            if remaining <= 0:
+            if remaining <= 0 or (cancel is not None and cancel.is_set()):
                 return None
             try:
-                raw = self.lines.get(timeout=remaining)
+                raw = self.lines.get(timeout=min(remaining, CANCEL_POLL))
             except queue.Empty:
-                return None
+                continue
             if raw is None:
                 self.lines.put(None)  # stay closed for the next caller
                 return None
@@ -351,7 +379,9 @@ def talk_stdio(child: Child, target: Target, report: Report) -> bool:
     started = time.monotonic()
     deadline = started + target.timeout
     child.send(initialize_request(1))
-    answer = child.answer(1, deadline)
+    answer = child.answer(1, deadline, report.cancel)
+    if report.cancelled():
+        raise DoctorCancelled
     elapsed = time.monotonic() - started
     code = child.exit_code(0.5 if answer is None else 0.0)
 
@@ -636,13 +666,18 @@ def engine_step(target: Target, report: Report) -> bool:
 
     async def connect() -> bool:
         from app.mcp.connection import ServerConnection
-        from app.mcp.events import ConnectionState
+        from app.mcp.events import SETTLED_STATES, ConnectionState
 
         conn = ServerConnection(target, traffic=False)
         started = time.monotonic()
         conn.start()
         try:
-            state = await conn.wait_settled(target.timeout + 5.0)
+            deadline = started + target.timeout + 5.0
+            state = await conn.wait_settled(CANCEL_POLL)
+            while state not in SETTLED_STATES and time.monotonic() < deadline:
+                if report.cancelled():
+                    raise DoctorCancelled
+                state = await conn.wait_settled(CANCEL_POLL)
             elapsed = time.monotonic() - started
             if state != ConnectionState.READY:
                 report.add("fail", "connect as MCP Desk does", conn.reason or "did not connect in time")

@@ -111,6 +111,16 @@ package manager (a stalled download) ends it."""
 INSTALL_REASON_EVERY = 0.25
 """A new "fetching NAME" reason at most this often: npm fetches a hundred packages in seconds."""
 HEADER_MISMATCH = -32020
+NOT_MCP_GRACE = 3.0
+"""Does this look like an MCP server? A local program that prints text that is not a protocol
+message on stdout, and has sent no protocol message this long after that first line, is not one:
+the connection fails at once ("this does not look like an MCP server") instead of at the connect
+timeout. A real server that prints a banner before answering answers well within this."""
+SILENCE_HINT = 10.0
+"""A local program that has said nothing on stdout this long (time spent INSTALLING does not
+count) is told about under "connecting…" and in the log ("no answer yet: this may not be an MCP
+server"); it is not stopped, because a slow real server (a JVM, a big Python import) is silent as
+long. At the connect timeout the failure says it does not look like an MCP server."""
 
 _CALL_RESULT: TypeAdapter[types.CallToolResult | types.InputRequiredResult] = TypeAdapter(
     types.CallToolResult | types.InputRequiredResult
@@ -249,6 +259,9 @@ class ServerConnection:
         self._install: InstallWatch | None = None
         """Watches npx/uvx's output on this run (None for other commands)."""
         self._install_said = 0.0
+        self._not_mcp: str | None = None
+        """Set when the program was judged not to be an MCP server (NOT_MCP_GRACE)."""
+        self._not_mcp_timers: list[asyncio.TimerHandle] = []
 
     # ----------------------------------------------------------------- events
 
@@ -315,6 +328,7 @@ class ServerConnection:
         self._stopping = False
         self._lost = asyncio.Event()
         self._lost_reason = None
+        self._not_mcp = None
         self.was_ready = False
         self._sign_in_problem = None
         self._auth = None
@@ -393,6 +407,9 @@ class ServerConnection:
             except Exception as exc:
                 failure = exc
         timed_out = scope.cancelled_caught and not self._stopping
+        for timer in self._not_mcp_timers:
+            timer.cancel()
+        self._not_mcp_timers.clear()
         self._scope = None
         self._client = None
         self._attempt = None
@@ -401,6 +418,8 @@ class ServerConnection:
             self._set_state(ConnectionState.CLOSED)
         elif problem is not None:
             self._set_state(ConnectionState.NEEDS_SIGN_IN, problem.reason)
+        elif self._not_mcp is not None and not self.was_ready:
+            self._set_state(ConnectionState.FAILED, self._not_mcp)
         elif lost or (failure is not None and self.was_ready):
             self._set_state(ConnectionState.FAILED, self._lost_message(failure))
         elif timed_out and self.state == ConnectionState.INSTALLING:
@@ -431,6 +450,11 @@ class ServerConnection:
     def _timeout_message(self) -> str:
         msg = f"the server did not finish connecting within {self.target.timeout:g} s"
         proc = self.process
+        if proc is not None and proc.messages == 0:
+            waited = f"{self.target.timeout:g} s"
+            return reasons.not_mcp(
+                proc, f"and has not answered in {waited}", f"it has not answered in {waited}"
+            )
         if proc is not None and proc.stdout_noise:
             msg += f"; it printed non-protocol text on stdout: {proc.stdout_noise[-1]!r}"
         elif proc is not None and proc.stderr_tail:
@@ -468,6 +492,40 @@ class ServerConnection:
         elif installing and scope is not None and not scope.cancel_called:
             scope.deadline = anyio.current_time() + INSTALL_IDLE_LIMIT  # any output: still alive
 
+    def _on_noise(self, line: str) -> None:
+        self._log("warning", "stderr", f"not a protocol message on stdout: {line}")
+        proc = self.process
+        if proc is not None and proc.messages == 0 and len(proc.stdout_noise) == 1 and not self.was_ready:
+            # The first stray line: the program gets NOT_MCP_GRACE to speak MCP after all.
+            loop = asyncio.get_running_loop()
+            self._not_mcp_timers.append(loop.call_later(NOT_MCP_GRACE, self._judge_noise))
+
+    def _judge_noise(self) -> None:
+        """NOT_MCP_GRACE after its first stray stdout line: still no protocol message, not an MCP
+        server. Not while INSTALLING (the download has its own rules): a line after it re-arms."""
+        proc, scope = self.process, self._scope
+        if proc is None or scope is None or proc.messages or self.was_ready or self._stopping:
+            return
+        if self.state == ConnectionState.INSTALLING:
+            loop = asyncio.get_running_loop()
+            self._not_mcp_timers.append(loop.call_later(NOT_MCP_GRACE, self._judge_noise))
+            return
+        self._not_mcp = reasons.not_mcp(proc, "instead of answering")
+        scope.cancel()
+
+    def _silence_check(self) -> None:
+        proc = self.process
+        if proc is None or proc.messages or proc.stdout_noise or self.was_ready or self._stopping:
+            return
+        if self.state == ConnectionState.INSTALLING:  # the download's time does not count
+            loop = asyncio.get_running_loop()
+            self._not_mcp_timers.append(loop.call_later(SILENCE_HINT, self._silence_check))
+            return
+        if self.state == ConnectionState.CONNECTING:
+            hint = f"no answer yet after {SILENCE_HINT:g} s: this may not be an MCP server"
+            self._log("warning", "mcp-desk", hint)
+            self._set_state(ConnectionState.CONNECTING, hint)
+
     def _on_eof(self) -> None:
         if not self._stopping:
             self._lost_reason = self._lost_reason or "the server closed the connection"
@@ -498,6 +556,8 @@ class ServerConnection:
             env = get_default_environment() | dict(t.env)
             tool = tool_for(t.command or "", t.args)
             self._install = InstallWatch(tool) if tool is not None else None
+            loop = asyncio.get_running_loop()
+            self._not_mcp_timers.append(loop.call_later(SILENCE_HINT, self._silence_check))
             transport = stdio_transport(
                 t.command or "",
                 t.args,
@@ -505,9 +565,7 @@ class ServerConnection:
                 t.cwd,
                 info=self.process,
                 on_stderr=self._on_stderr,
-                on_noise=lambda line: self._log(
-                    "warning", "stderr", f"not a protocol message on stdout: {line}"
-                ),
+                on_noise=self._on_noise,
                 mask=lambda text: mask_text(text, t.secret_values) if t.secret_values else text,
             )
         else:

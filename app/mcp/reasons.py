@@ -76,6 +76,25 @@ def exited(proc: ProcessInfo) -> str:
     return what + hint
 
 
+NOT_MCP = "this does not look like an MCP server"
+NOISE_SHOWN = 3
+"""Lines of what a program printed that a "not an MCP server" reason quotes."""
+
+
+def not_mcp(proc: ProcessInfo, after: str, silent: str | None = None) -> str:
+    """A program that does not speak MCP: what it printed, then `after` ("instead of answering",
+    "and exited with code 0"); `silent` when it printed nothing on stdout."""
+    from app.mcp.stdio import ECHO_NOISE
+
+    if ECHO_NOISE.decode() in proc.stdout_noise:
+        return f"{NOT_MCP}: it sends back what it is sent (it repeats its input)"
+    printed = [line for line in proc.stdout_noise if line.strip()][:NOISE_SHOWN]
+    if printed:
+        quoted = ", ".join(f"“{line[:200]}”" for line in printed)
+        return f"{NOT_MCP}: it printed {quoted} {after}"
+    return f"{NOT_MCP}: {silent or after}{stderr_hint(proc)}"
+
+
 def is_network_error(exc: BaseException) -> bool:
     exc = leaf(exc)
     try:
@@ -116,6 +135,8 @@ def explain(exc: BaseException | None, target: Target, proc: ProcessInfo | None,
     if isinstance(err, ValueError) and "mode must be" in str(err):
         return f"unknown protocol mode {target.mode!r} in this server's settings (use auto or legacy)"
     if proc is not None and proc.exited_by_itself:
+        if proc.messages == 0 and proc.stdout_noise:
+            return not_mcp(proc, "and " + exited(proc).split(" — ")[0].removeprefix("the server "))
         return exited(proc)
     if "Unsupported protocol version" in str(err) or "No mutually supported" in str(err):
         return f"the server speaks a protocol version MCP Desk does not support ({short(err)})"

@@ -67,6 +67,9 @@ class ProcessInfo:
     """True if a process of the server's (group or descendants) survived SIGKILL (should never happen)."""
     resolved: Resolved | None = None
     """What was started for the command (the runtime it runs on), once resolved."""
+    messages: int = 0
+    """Protocol messages read from stdout: 0 while the program has not spoken MCP (see
+    connection.py's "does this look like an MCP server" rule)."""
 
 
 _SPAWN_LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = weakref.WeakKeyDictionary()
@@ -208,7 +211,11 @@ async def stdio_transport(
                         del line
                         if isinstance(item, bytes):
                             _noise(item, info, on_noise, mask)
+                        elif item is not None and _echoed(item):
+                            # `cat` and the like send our own request back: that is no server.
+                            _noise(ECHO_NOISE, info, on_noise, mask)
                         elif item is not None:
+                            info.messages += 1
                             await read_send.send(item)
         except (anyio.ClosedResourceError, anyio.BrokenResourceError):
             pass  # the session went away first
@@ -333,6 +340,16 @@ def _decode(line: bytearray) -> SessionMessage | bytes | None:
     except ValueError:
         return head.strip()
     return SessionMessage(message)
+
+
+ECHO_NOISE = b"(our own request came back: the program repeats what it is sent)"
+_CLIENT_REQUESTS = frozenset({"initialize", "server/discover"})
+"""Requests only a client sends: one read from a server's stdout is our own, echoed."""
+
+
+def _echoed(item: SessionMessage) -> bool:
+    message = getattr(item.message, "root", item.message)
+    return getattr(message, "method", None) in _CLIENT_REQUESTS and getattr(message, "id", None) is not None
 
 
 def _noise(

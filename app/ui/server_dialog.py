@@ -25,9 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal, Slot
+from PySide6.QtGui import QBrush, QColor, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QAbstractItemDelegate,
+    QApplication,
     QCheckBox,
     QComboBox,
     QDialog,
@@ -44,7 +46,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPushButton,
     QSizePolicy,
-    QStackedWidget,
+    QStyledItemDelegate,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -94,6 +96,15 @@ def validate_command(command: str, cwd: str = "") -> str | None:
     command = command.strip()
     if not command:
         return "Enter the command that starts the server (for example npx or uvx)."
+    if any(c.isspace() for c in command) and not Path(command).exists():
+        # A whole command line as READMEs print it (`python3 -m http.server`): the program is
+        # its first word (the dialog splits the rest into arguments); judge that, not the line.
+        from app.config.snippets import split_command_line
+
+        try:
+            _env, command, _args = split_command_line(command)
+        except ValueError as exc:
+            return f"This command line cannot be read: {exc}"
     if os.sep in command or (os.altsep and os.altsep in command):
         path = Path(command) if Path(command).is_absolute() or not cwd else Path(cwd) / command
         if not path.exists():
@@ -121,6 +132,39 @@ def validate_url(url: str) -> str | None:
     if not parts.hostname:
         return "The URL has no host name."
     return None
+
+
+def accept_on_ctrl_enter(dialog: QDialog) -> None:
+    """The app's one rule: Ctrl+Enter accepts every dialog; Enter accepts a single-line dialog
+    only (Qt's default button does that), never one with several fields or a text box."""
+    for key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+        shortcut = QShortcut(QKeySequence(Qt.KeyboardModifier.ControlModifier | key), dialog)
+        shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+        shortcut.activated.connect(dialog.accept)
+
+
+class _ArgDelegate(QStyledItemDelegate):
+    """Edits an argument; Enter keeps it and says so (the dialog goes on to the next), instead of
+    letting the key reach the dialog, which saved the whole server with half its arguments.
+
+    Signals:
+        entered(): Enter was pressed in an argument's editor; the text is committed."""
+
+    entered = Signal()
+
+    def eventFilter(self, editor: QObject, event: QEvent) -> bool:
+        if (
+            event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+            and not event.modifiers() & Qt.KeyboardModifier.ControlModifier
+            and isinstance(editor, QWidget)
+        ):
+            self.commitData.emit(editor)
+            self.closeEditor.emit(editor, QAbstractItemDelegate.EndEditHint.NoHint)
+            self.entered.emit()
+            return True
+        return super().eventFilter(editor, event)
 
 
 class KeyValueRows(QWidget):
@@ -488,6 +532,8 @@ class ServerDialog(QDialog):
         self.resize(640, 560)
         self.pasted: list[InstallPlan] | None = None  # several servers pasted: added as a whole
         self.examples: list[Example] = []
+        self.paste_box: QInputDialog | None = None
+        self._paste_task: asyncio.Future[None] | None = None
         outer = QVBoxLayout(self)
 
         top = QHBoxLayout()
@@ -502,6 +548,7 @@ class ServerDialog(QDialog):
             1,
         )
         self.paste_button = QPushButton(self.tr("Paste snippet…"))
+        self.paste_button.setAutoDefault(False)
         self.paste_button.clicked.connect(self.paste_json)
         top.addWidget(self.paste_button)
         outer.addLayout(top)
@@ -514,7 +561,11 @@ class ServerDialog(QDialog):
         self.example_values = ExampleValues(self)
         outer.addWidget(self.example_values)
 
-        form = QFormLayout()
+        # One form for every field, so the labels line up in one column; the rows of the other
+        # connection type are hidden (a stacked widget kept the stdio page's height for a URL).
+        form = self.form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.name, self.name_error = self._checked_line(form, "Name", "for example github")
         self.transport = QComboBox()
         self.transport.setAccessibleName("Connection type")
@@ -522,17 +573,15 @@ class ServerDialog(QDialog):
         self.transport.addItem("Remote (Streamable HTTP)", "http")
         self.transport.addItem("Remote (legacy SSE)", "sse")
         form.addRow("Type", self.transport)
-        outer.addLayout(form)
 
-        self.pages = QStackedWidget()
-        # stdio page
-        stdio, sf = self._page()
+        # stdio rows
         self.command, self.command_error = self._checked_line(
-            sf, "Command", "npx, uvx, python, or a full path"
+            form, "Command", "npx, uvx, python, or a full path"
         )
         self.command.setPlaceholderText(
             self.tr("npx, uvx, python, a full path — or the whole command line from the README")
         )
+        command_box = self.command.parentWidget()
         self.split_note = plain_label("", wrap=False)  # short lines: a wrapping label grows tall
         self.split_note.setObjectName("splitNote")
         self.split_note.setStyleSheet(
@@ -540,17 +589,26 @@ class ServerDialog(QDialog):
         )
         self.split_note.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         self.split_note.hide()
-        sf.addRow("", self.split_note)
         self.runtime_line = plain_label("", wrap=True)
         self.runtime_line.setObjectName("runtimeLine")
         self.runtime_line.hide()
-        sf.addRow("", self.runtime_line)
+        box_layout = command_box.layout() if command_box is not None else None
+        if box_layout is not None:  # under the command they describe, inside its row
+            box_layout.addWidget(self.split_note)
+            box_layout.addWidget(self.runtime_line)
         args_box = QWidget()
         al = QVBoxLayout(args_box)
         al.setContentsMargins(0, 0, 0, 0)
         self.args = QListWidget()
         self.args.setAccessibleName("Arguments")
+        self.args.setToolTip(
+            self.tr("Enter edits an argument and goes on to the next; Ctrl+Enter saves the server.")
+        )
         self.args.setMaximumHeight(110)
+        self.arg_delegate = _ArgDelegate(self.args)
+        self.arg_delegate.entered.connect(self._arg_entered)
+        self.args.setItemDelegate(self.arg_delegate)
+        self.args.installEventFilter(self)
         al.addWidget(self.args)
         ab = QHBoxLayout()
         for text, slot in (
@@ -560,6 +618,7 @@ class ServerDialog(QDialog):
             ("Down", lambda: self._move_arg(1)),
         ):
             b = QPushButton(text)
+            b.setAutoDefault(False)
             b.clicked.connect(slot)
             ab.addWidget(b)
         self.arg_secrets = ArgSecrets(self.args, self._secret_names, self)
@@ -567,48 +626,53 @@ class ServerDialog(QDialog):
         ab.addStretch(1)
         al.addLayout(ab)
         al.addWidget(self.arg_secrets.warning)
-        sf.addRow("Arguments", args_box)
-        cwd_row = QHBoxLayout()
+        form.addRow("Arguments", args_box)
+        cwd_box = QWidget()
+        cwd_row = QHBoxLayout(cwd_box)
+        cwd_row.setContentsMargins(0, 0, 0, 0)
         self.cwd = QLineEdit()
         self.cwd.setAccessibleName("Working directory")
         self.cwd.setPlaceholderText("(optional)")
         browse = QPushButton("Browse…")
+        browse.setAutoDefault(False)
         browse.clicked.connect(self._browse_cwd)
         cwd_row.addWidget(self.cwd, 1)
         cwd_row.addWidget(browse)
-        sf.addRow("Working directory", cwd_row)
+        form.addRow("Working directory", cwd_box)
         self.env = KeyValueRows("env")
-        sf.addRow("Environment", self.env)
-        self.pages.addWidget(stdio)
-        # http page
-        http, hf = self._page()
-        self.url, self.url_error = self._checked_line(hf, "URL", "https://example.com/mcp")
+        form.addRow("Environment", self.env)
+        self.stdio_rows: list[QWidget] = [w for w in (command_box, args_box, cwd_box, self.env) if w]
+        # http rows
+        self.url, self.url_error = self._checked_line(form, "URL", "https://example.com/mcp")
         self.headers = KeyValueRows("header")
-        hf.addRow("Headers", self.headers)
+        form.addRow("Headers", self.headers)
+        oauth_box = QWidget()
+        ol = QVBoxLayout(oauth_box)
+        ol.setContentsMargins(0, 0, 0, 0)
         self.oauth = OAuthSection()
-        hf.addRow(self.oauth)
+        ol.addWidget(self.oauth)
         self.client_id_error = self._error_label()
-        hf.addRow(self.client_id_error)
-        self.pages.addWidget(http)
-        outer.addWidget(self.pages)
+        ol.addWidget(self.client_id_error)
+        form.addRow("", oauth_box)
+        url_box = self.url.parentWidget()
+        self.http_rows: list[QWidget] = [w for w in (url_box, self.headers, oauth_box) if w]
 
-        common = QFormLayout()
         self.timeout = QDoubleSpinBox()
         self.timeout.setAccessibleName("Timeout")
         self.timeout.setRange(1, 3600)
         self.timeout.setSuffix(" s")
         self.timeout.setValue(60)
-        common.addRow("Call timeout", self.timeout)
+        form.addRow("Call timeout", self.timeout)
         self.mode = QComboBox()
         self.mode.setAccessibleName("Protocol")
         self.mode.addItems(PROTOCOL_MODES)
         self.mode.setToolTip(
             "auto: try the newest protocol, fall back to the handshake; legacy: handshake only"
         )
-        common.addRow("Protocol", self.mode)
+        form.addRow("Protocol", self.mode)
         self.enabled = QCheckBox("Connect at start and with “Connect all” (clear to keep it switched off)")
         self.enabled.setChecked(True)
-        common.addRow("Enabled", self.enabled)
+        form.addRow("Enabled", self.enabled)
         roots_box = QWidget()
         rl = QHBoxLayout(roots_box)
         rl.setContentsMargins(0, 0, 0, 0)
@@ -618,14 +682,17 @@ class ServerDialog(QDialog):
         rl.addWidget(self.roots, 1)
         rb = QVBoxLayout()
         add_root = QPushButton("Add folder…")
+        add_root.setAutoDefault(False)
         add_root.clicked.connect(self._add_root)
         rm_root = QPushButton("Remove")
+        rm_root.setAutoDefault(False)
         rm_root.clicked.connect(lambda: self.roots.takeItem(self.roots.currentRow()))
         rb.addWidget(add_root)
         rb.addWidget(rm_root)
         rl.addLayout(rb)
-        common.addRow("Folders (roots)", roots_box)
-        outer.addLayout(common)
+        form.addRow("Folders (roots)", roots_box)
+        outer.addLayout(form)
+        outer.addStretch(1)  # room left over goes below the fields, not between them
 
         self.keyring_notice = KeyringNotice(self)
         self.keyring_notice.keep_for_session.connect(self._keep_for_session)
@@ -637,7 +704,9 @@ class ServerDialog(QDialog):
         )
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
+        self.save_button().setToolTip(self.tr("Save (Ctrl+Enter)"))
         outer.addWidget(self.buttons)
+        accept_on_ctrl_enter(self)
 
         self.transport.currentIndexChanged.connect(self._transport_changed)
         self.command.editingFinished.connect(self._check_command)
@@ -651,16 +720,63 @@ class ServerDialog(QDialog):
             else:
                 self._runtime_lookup = asyncio.ensure_future(self._look_up_runtime(self.original))
         self._transport_changed()
+        self.name.setFocus()  # the first field to type in, not the Paste button or a read-only box
+
+    # --- keyboard: Enter moves on, Ctrl+Enter saves -------------------------------------------
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Enter never saves this many-field dialog (a half-typed server was saved and started):
+        it goes to the next field. Ctrl+Enter (a shortcut, accept_on_ctrl_enter) and Save save."""
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not (
+            event.modifiers() & Qt.KeyboardModifier.ControlModifier
+        ):
+            self.focusNextChild()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        # Enter on the argument list (not editing): edit the current argument, or add one.
+        if (
+            watched is self.args
+            and event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+            and not event.modifiers() & Qt.KeyboardModifier.ControlModifier
+        ):
+            item = self.args.currentItem()
+            if item is None:
+                self._add_arg()
+            else:
+                self.args.editItem(item)
+            return True
+        return super().eventFilter(watched, event)
+
+    @Slot()
+    def _arg_entered(self) -> None:
+        """Enter in an argument's editor: that argument is kept and the next one is edited (a new
+        one after the last); Enter on an empty new argument ends the list there."""
+        row = self.args.currentRow()
+        item = self.args.item(row)
+        if item is None:
+            return
+        if not item.text().strip():
+            self.args.takeItem(row)
+            self.args.setFocus()
+            return
+        if row + 1 < self.args.count():
+            self.args.setCurrentRow(row + 1)
+            self.args.editItem(self.args.item(row + 1))
+        else:
+            self._add_arg()
+
+    def commit_open_editor(self) -> None:
+        """An argument still being edited counts when Save is pressed (Ctrl+Enter from its editor)."""
+        editor = QApplication.focusWidget()
+        if editor is not None and editor.parentWidget() is self.args.viewport():
+            self.args.commitData(editor)
+            self.args.closeEditor(editor, QAbstractItemDelegate.EndEditHint.NoHint)
 
     # --- helpers ------------------------------------------------------------------------------
-    @staticmethod
-    def _page() -> tuple[QWidget, QFormLayout]:
-        """One page of the transport stack: a form flush with the fields above it."""
-        page = QWidget()
-        form = QFormLayout(page)
-        form.setContentsMargins(0, 0, 0, 0)
-        return page, form
-
     @classmethod
     def _checked_line(cls, form: QFormLayout, label: str, placeholder: str) -> tuple[QLineEdit, QLabel]:
         """A text field checked where it is typed: the field, with its (hidden) error line under it."""
@@ -673,8 +789,14 @@ class ServerDialog(QDialog):
 
     @staticmethod
     def _error_label() -> QLabel:
+        """An error line under a field. Its line is kept while it is hidden, so a message coming
+        and going does not move the fields (and the button under the mouse)."""
         label = plain_label("")
         label.setStyleSheet("color: #b71c1c;")
+        label.setMinimumHeight(label.fontMetrics().lineSpacing())
+        policy = label.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)
+        label.setSizePolicy(policy)
         label.hide()
         return label
 
@@ -698,7 +820,14 @@ class ServerDialog(QDialog):
 
     @Slot()
     def _transport_changed(self) -> None:
-        self.pages.setCurrentIndex(0 if self.transport_value() == "stdio" else 1)
+        stdio = self.transport_value() == "stdio"
+        for rows, shown in ((self.stdio_rows, stdio), (self.http_rows, not stdio)):
+            for widget in rows:
+                self.form.setRowVisible(widget, shown)
+
+    def _set_fields_enabled(self, on: bool) -> None:
+        for widget in (*self.stdio_rows, *self.http_rows):
+            widget.setEnabled(on)
 
     @Slot()
     def _check_command(self) -> None:
@@ -899,6 +1028,7 @@ class ServerDialog(QDialog):
         return errs
 
     def accept(self) -> None:
+        self.commit_open_editor()
         if self.pasted:
             missing = {ex.id for ex in self.examples if ex.question.required} - {
                 k for k, v in self.example_values.answers().items() if v
@@ -1061,12 +1191,27 @@ class ServerDialog(QDialog):
     # --- paste a snippet ----------------------------------------------------------------------
     @Slot()
     def paste_json(self) -> None:
-        text, ok = QInputDialog.getMultiLineText(
-            self,
-            self.tr("Paste a snippet"),
-            self.tr("Paste the server's configuration snippet (or its command line) from its README:"),
+        self._paste_task = asyncio.ensure_future(self._paste())
+
+    async def _paste(self) -> None:
+        """The Paste box: opened and awaited (no nested exec()); Ctrl+Enter pastes, as everywhere."""
+        box = QInputDialog(self)
+        box.setObjectName("pasteBox")
+        box.setWindowTitle(self.tr("Paste a snippet"))
+        box.setLabelText(
+            self.tr("Paste the server's configuration snippet (or its command line) from its README:")
         )
-        if ok and text.strip():
+        box.setOption(QInputDialog.InputDialogOption.UsePlainTextEditForTextInput, True)
+        box.setOkButtonText(self.tr("Paste"))
+        accept_on_ctrl_enter(box)
+        self.paste_box = box  # tests and screenshots reach it here
+        try:
+            code = await run_dialog(box)
+            text = box.textValue()
+        finally:
+            self.paste_box = None
+            box.deleteLater()
+        if code == QDialog.DialogCode.Accepted.value and text.strip():
             self.apply_snippet(text)
 
     def apply_snippet(self, text: str) -> int:
@@ -1098,7 +1243,7 @@ class ServerDialog(QDialog):
                 .replace("%2", ", ".join(visible_line(p.name) for p in plans))
             )
             self.paste_note.show()
-            self.pages.setEnabled(False)
+            self._set_fields_enabled(False)
             examples = [
                 Example(f"{i}:{q.key}", q, q.placeholder or f"<{q.key}>", i)
                 for i, p in enumerate(plans)
@@ -1110,7 +1255,7 @@ class ServerDialog(QDialog):
         (plan,) = plans
         self.pasted = None
         self.paste_note.hide()
-        self.pages.setEnabled(True)
+        self._set_fields_enabled(True)
         self._set_examples([Example(q.key, q, q.placeholder or f"<{q.key}>") for q in plan.questions])
         entry = self._shown(plan.entry)
         for rows in (self.env, self.headers):

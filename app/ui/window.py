@@ -221,6 +221,11 @@ class MainWindow(QMainWindow):
         )
         self.overview_reason.hide()
         gl.addWidget(self.overview_reason)
+        # h11-add: Diagnose under a server that could not connect (app/ui/diagnose.py).
+        from app.ui.diagnose import DiagnoseButton
+
+        self.diagnose_button = DiagnoseButton(self)
+        gl.addWidget(self.diagnose_button, 0, Qt.AlignmentFlag.AlignLeft)
         self.overview_info = plain_label("")
         self.overview_info.setStyleSheet("padding: 4px 12px;")
         gl.addWidget(self.overview_info)
@@ -958,6 +963,7 @@ class MainWindow(QMainWindow):
         row = self.server_model.server(server) if server else None
         self.overview_reason.hide()
         self.overview_info.setText("")
+        self.diagnose_button.show_for(server if row is not None and row.state == FAILED else None)
         if row is None:
             self.catalog.empty.setText("")
             self.overview_title.setText("")

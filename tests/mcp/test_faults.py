@@ -136,7 +136,7 @@ async def test_never_answers_initialize(process_token: dict[str, str]) -> None:
         await pair.healthy_call()
         assert pair.bad.state == ConnectionState.CONNECTING
         assert await pair.bad.wait_settled(10.0) == ConnectionState.FAILED
-        assert pair.bad.reason == "the server did not finish connecting within 3 s"
+        assert pair.bad.reason == "this does not look like an MCP server: it has not answered in 3 s"
 
 
 async def test_fifty_megabyte_result(process_token: dict[str, str]) -> None:

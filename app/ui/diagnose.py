@@ -1,0 +1,196 @@
+"""Diagnose: the doctor's steps (app/cli/doctor.py) run for a server and shown in the window.
+
+The steps run in a worker thread (they start the program, wait for it, connect as the app does);
+each one is listed as it finishes, with ok / failed and its details. Cancel stops the run at the
+next step or wait (the doctor's `Report.cancel`). The step texts are the doctor's plain English
+sentences and the server's own output: shown as plain text only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import threading
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui.async_dialogs import run_dialog
+from app.ui.safe_text import plain_label, visible_line
+
+if TYPE_CHECKING:
+    from app.cli.doctor import Step
+    from app.mcp.target import Target
+
+logger = logging.getLogger(__name__)
+
+MAX_DETAIL = 300
+"""Characters of one detail line shown (a server may print a whole page on one line)."""
+
+
+class _StepRelay(QObject):
+    """Carries steps from the worker thread to the dialog (a queued signal)."""
+
+    step_added = Signal(object)
+
+
+class DiagnoseDialog(QDialog):
+    """The doctor's steps for one server, listed as they finish.
+
+    Signals:
+        finished_steps(): the run ended (done, failed or cancelled); `outcome` says which."""
+
+    finished_steps = Signal()
+
+    def __init__(self, server: str, target: Target, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        from app.cli.doctor import DEFAULT_DOCTOR_TIMEOUT
+
+        self.setObjectName("diagnoseDialog")
+        self.setWindowTitle(self.tr("Diagnose %1").replace("%1", visible_line(server)))
+        self.resize(640, 440)
+        self.server = server
+        # As the command line's doctor: a hanging server is given up on sooner than a connection.
+        self.target = dataclasses.replace(target, timeout=min(target.timeout, DEFAULT_DOCTOR_TIMEOUT))
+        self.cancel_event = threading.Event()
+        self.outcome: str | None = None
+        """None while running; then "ok", "warn", "fail", "cancelled" or "error"."""
+        self.steps: list[Step] = []
+        lay = QVBoxLayout(self)
+        self.status = plain_label(self.tr("Checking %1 step by step…").replace("%1", visible_line(server)))
+        self.status.setObjectName("diagnoseStatus")
+        lay.addWidget(self.status)
+        self.tree = QTreeWidget()
+        self.tree.setObjectName("diagnoseSteps")
+        self.tree.setHeaderHidden(True)
+        self.tree.setColumnCount(1)
+        self.tree.setWordWrap(True)  # long advice: wrapped where Qt can, else cut with its tooltip whole
+        self.tree.setAccessibleName(self.tr("Steps"))
+        lay.addWidget(self.tree, 1)
+        self.buttons = QDialogButtonBox()
+        self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.cancel_button.clicked.connect(self.cancel)
+        self.buttons.addButton(self.cancel_button, QDialogButtonBox.ButtonRole.ActionRole)
+        self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
+        self.close_button.clicked.connect(self.reject)
+        lay.addWidget(self.buttons)
+        self._relay = _StepRelay(self)
+        self._relay.step_added.connect(self._add_step, Qt.ConnectionType.QueuedConnection)
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.ensure_future(self._run())
+
+    async def _run(self) -> None:
+        from app.cli.doctor import DoctorCancelled, Report, run_steps
+
+        report = Report(self.server, on_step=self._relay.step_added.emit, cancel=self.cancel_event)
+        try:
+            await asyncio.to_thread(run_steps, self.target, report)
+        except DoctorCancelled:
+            self._finish("cancelled", self.tr("Cancelled."))
+            return
+        except Exception as exc:  # a bug in a step must not leave the dialog spinning
+            logger.exception("diagnose %s failed", self.server)
+            self._finish("error", self.tr("The diagnosis stopped: %1").replace("%1", visible_line(str(exc))))
+            return
+        if report.failed:
+            self._finish("fail", self.tr("The first failed step is what to fix."))
+        elif any(s.status == "warn" for s in report.steps):
+            self._finish("warn", self.tr("It works, but see the warnings."))
+        else:
+            self._finish("ok", self.tr("No problem found."))
+
+    def _finish(self, outcome: str, text: str) -> None:
+        try:
+            self.outcome = outcome
+            self.status.setText(text)
+            self.cancel_button.hide()
+        except RuntimeError:  # the dialog was closed and deleted meanwhile
+            return
+        self.finished_steps.emit()
+
+    @Slot(object)
+    def _add_step(self, step: Step) -> None:
+        marks = {
+            "ok": self.tr("OK"),
+            "warn": self.tr("Warning"),
+            "fail": self.tr("Failed"),
+            "info": self.tr("Note"),
+        }
+        self.steps.append(step)
+        item = QTreeWidgetItem([f"{marks.get(step.status, step.status)} — {visible_line(step.title)}"])
+        item.setData(0, Qt.ItemDataRole.UserRole, step.status)
+        if step.status == "fail":
+            font = item.font(0)
+            font.setBold(True)
+            item.setFont(0, font)
+        for line in step.details:
+            item.addChild(QTreeWidgetItem([visible_line(line)[:MAX_DETAIL]]))
+        if step.advice:
+            item.addChild(
+                QTreeWidgetItem([self.tr("What to do: %1").replace("%1", visible_line(step.advice))])
+            )
+        self.tree.addTopLevelItem(item)
+        item.setExpanded(step.status in ("fail", "warn"))
+
+    @Slot()
+    def cancel(self) -> None:
+        self.cancel_event.set()
+        self.cancel_button.setEnabled(False)
+        self.status.setText(self.tr("Cancelling…"))
+
+    def done(self, result: int) -> None:
+        self.cancel_event.set()  # closing while it runs: the worker stops at its next step
+        super().done(result)
+
+
+async def open_diagnose(window: Any, server: str) -> None:
+    """Diagnose `server` in a dialog (its connection's target: it already ran, so it is allowed)."""
+    controller = window.controller
+    conn = controller.connection(server)
+    target = getattr(conn, "target", None)
+    if target is None:
+        target = await controller._target(server)  # the controller's one way to a target
+    dialog = DiagnoseDialog(server, target, window)
+    window.diagnose_dialog = dialog  # tests and screenshots reach it here
+    dialog.start()
+    try:
+        await run_dialog(dialog)
+    finally:
+        window.diagnose_dialog = None
+        dialog.deleteLater()
+
+
+class DiagnoseButton(QPushButton):
+    """ "Diagnose…" under a server that could not connect: opens the DiagnoseDialog for it."""
+
+    def __init__(self, window: Any) -> None:
+        super().__init__()
+        self.setObjectName("diagnoseButton")
+        self.setText(self.tr("Diagnose…"))
+        self.setToolTip(self.tr("Check this server step by step and see what to fix"))
+        self.window_ = window
+        self.server: str | None = None
+        self.clicked.connect(self._open)
+        self.hide()
+
+    def show_for(self, server: str | None) -> None:
+        """Shown for `server` (a failed one); hidden for None."""
+        self.server = server
+        self.setVisible(server is not None)
+
+    @Slot()
+    def _open(self) -> None:
+        if self.server is not None:
+            self._task = asyncio.ensure_future(open_diagnose(self.window_, self.server))
