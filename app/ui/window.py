@@ -221,7 +221,7 @@ class MainWindow(QMainWindow):
         )
         self.overview_reason.hide()
         gl.addWidget(self.overview_reason)
-        # h11-add: Diagnose under a server that could not connect (app/ui/diagnose.py).
+        # Diagnose under a server that could not connect (app/ui/diagnose.py).
         from app.ui.diagnose import DiagnoseButton
 
         self.diagnose_button = DiagnoseButton(self)
