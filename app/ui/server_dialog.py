@@ -54,7 +54,7 @@ from PySide6.QtWidgets import (
 
 from app.config.secret_names import sanitise_secret_name
 from app.ui.arg_secrets import ArgSecrets, take_launch_secrets
-from app.ui.async_dialogs import ask, run_dialog
+from app.ui.async_dialogs import inform, run_dialog
 from app.ui.safe_text import plain_label, plain_labels, visible_line
 from app.ui.widgets import tool_button
 
@@ -1401,12 +1401,10 @@ async def import_plans(window: Any, plans: list[Any], answers: list[dict[str, st
     try:
         result = await asyncio.to_thread(add_applied, controller.store, controller.secrets, applied)
     except Exception as exc:
-        await ask(
+        await inform(
             window,
             QCoreApplication.translate("ServerImport", "Import failed"),
             QCoreApplication.translate("ServerImport", "Nothing was imported:") + f"\n\n{exc}",
-            yes=QCoreApplication.translate("ServerImport", "OK"),
-            no=QCoreApplication.translate("ServerImport", "Close"),
             icon=QMessageBox.Icon.Critical,
         )
         return
@@ -1436,12 +1434,10 @@ async def import_servers(window: Any, source: str) -> None:
     found = [s for s in known_import_sources() if s.format == source and s.exists]
     if not found:
         names = {"claude": "Claude Desktop", "cursor": "Cursor", "vscode": "VS Code"}
-        await ask(
+        await inform(
             window,
             "Nothing to import",
             f"No {names.get(source, source)} configuration was found on this computer.",
-            yes="OK",
-            no="Close",
         )
         return
     await _import_file(window, found[0].path, found[0].format)
@@ -1467,12 +1463,10 @@ async def _import_file(window: Any, path: Path, fmt: Any) -> None:
             import_into, controller.store, controller.secrets, path, fmt, ask=ask_input, extract=extract
         )
     except Exception as exc:
-        await ask(
+        await inform(
             window,
             "Import failed",
             f"Nothing was imported from {path}:\n\n{exc}",
-            yes="OK",
-            no="Close",
             icon=QMessageBox.Icon.Critical,
         )
         return
@@ -1510,13 +1504,11 @@ async def _report_skipped(window: Any, result: Any) -> None:
         forward = tr(
             "ServerImport", "Set up a keychain (see %1) and add them again; the others are imported."
         ).replace("%1", HELP_DOC)
-    await ask(
+    await inform(
         window,
         tr("ServerImport", "Some servers were not imported"),
         text + "\n" + "\n".join(lines),
         informative=forward,
-        yes=tr("ServerImport", "OK"),
-        no=tr("ServerImport", "Close"),
         icon=QMessageBox.Icon.Warning,
     )
 
