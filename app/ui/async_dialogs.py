@@ -59,15 +59,7 @@ async def ask(
     """A yes/no question; returns (accepted, checkbox checked). Text is shown as plain text."""
     from PySide6.QtWidgets import QCheckBox
 
-    from app.ui.safe_text import plain_box
-
-    box = QMessageBox(parent)
-    box.setIcon(icon)
-    box.setWindowTitle(title)
-    box.setText(text)
-    if informative:
-        box.setInformativeText(informative)
-    plain_box(box)  # server names and messages: never rendered as HTML, invisible characters shown
+    box = _message_box(parent, title, text, informative, icon)
     yes_btn = box.addButton(yes, QMessageBox.ButtonRole.AcceptRole)
     box.addButton(no, QMessageBox.ButtonRole.RejectRole)
     box.setDefaultButton(yes_btn)
@@ -82,6 +74,21 @@ async def ask(
     return accepted, checked
 
 
+def _message_box(
+    parent: QWidget | None, title: str, text: str, informative: str, icon: QMessageBox.Icon
+) -> QMessageBox:
+    from app.ui.safe_text import plain_box
+
+    box = QMessageBox(parent)
+    box.setIcon(icon)
+    box.setWindowTitle(title)
+    box.setText(text)
+    if informative:
+        box.setInformativeText(informative)
+    plain_box(box)  # server names and messages: never rendered as HTML, invisible characters shown
+    return box
+
+
 async def inform(
     parent: QWidget | None,
     title: str,
@@ -93,15 +100,7 @@ async def inform(
     """Tell the person something (a result, a problem): the information icon (or `icon`: a
     warning, a critical problem) and one OK button — not a question, so no "?" and no second
     button that means the same. Text is shown as plain text."""
-    from app.ui.safe_text import plain_box
-
-    box = QMessageBox(parent)
-    box.setIcon(icon)
-    box.setWindowTitle(title)
-    box.setText(text)
-    if informative:
-        box.setInformativeText(informative)
-    plain_box(box)  # server names and messages: never rendered as HTML, invisible characters shown
+    box = _message_box(parent, title, text, informative, icon)
     box.setStandardButtons(QMessageBox.StandardButton.Ok)
     box.setDefaultButton(QMessageBox.StandardButton.Ok)
     box.setEscapeButton(QMessageBox.StandardButton.Ok)
