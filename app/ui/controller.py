@@ -281,9 +281,16 @@ class DeskController(QObject):
         arrives as the engine's state events, which the window shows.
         """
         await self.ensure_engine()
-        if not await self._prepare(name):
+        try:
+            target = await self._target(name)
+        except Exception as exc:
+            logger.info("cannot prepare %s for sign-in: %s", name, exc)
+            self._unprepared.add(name)
+            self._report_failed(name, exc)
             return
+        self._unprepared.discard(name)
         self._held.discard(name)
+        self.manager.set_target(target)
         await self.manager.sign_in(name)
 
     async def cancel_sign_in(self, name: str) -> None:
@@ -339,22 +346,17 @@ class DeskController(QObject):
         if not await self.allowed_to_run(name):
             self._not_started(name)
             return
-        if await self._prepare(name):
-            self.manager.connect(name)
-
-    async def _prepare(self, name: str) -> bool:
-        """Hand the engine the server's target as the config says now; False (and the server
-        failed with the reason: a missing secret, an unreadable keyring) when it cannot be built."""
         try:
             target = await self._target(name)
         except Exception as exc:
+            # A missing secret or an unreadable keyring: the server fails with that reason.
             logger.info("cannot prepare %s: %s", name, exc)
             self._unprepared.add(name)
             self._report_failed(name, exc)
-            return False
+            return
         self._unprepared.discard(name)
         self.manager.set_target(target)
-        return True
+        self.manager.connect(name)
 
     async def disconnect_server(self, name: str) -> None:
         if self.manager is None:
