@@ -33,6 +33,7 @@ ensure_venv() {
     have="$(cat "$stamp" 2>/dev/null || true)"
     # The test install includes the app, so it satisfies `app` too.
     if [[ "$have" == "$hash test" || ("$kind" == app && "$have" == "$hash app") ]]; then
+        build_translations
         return 0
     fi
     t=$(date +%s)
@@ -45,4 +46,12 @@ ensure_venv() {
     fi
     echo "$hash $kind" >"$stamp"
     echo "== installed in $(($(date +%s) - t)) s" >&2
+    build_translations
+}
+
+# The window's translations (.ts sources in resources/i18n) -> .qm files next to them, every time:
+# they are build output, not in git, and building them takes well under a second.
+build_translations() {
+    [[ -d resources/i18n ]] || return 0
+    .venv/bin/python packaging/translations.py release >/dev/null
 }

@@ -162,3 +162,13 @@ def fill_text_field(qtbot: Any, form: Any, index: int, text: str) -> None:
 def run_tool_and_wait(qtbot: Any, window: Any, timeout: float = 30.0) -> None:
     with qtbot.waitSignal(window.call_finished, timeout=int(timeout * 1000)):
         window.tool_panel.run_button.click()
+
+
+@pytest.fixture(autouse=True)
+def _developer_mode_off() -> Iterator[None]:
+    """Every UI test starts with developer mode off (the default a person sees) and leaves it off."""
+    from app.ui.developer_mode import developer_mode
+
+    developer_mode().set_enabled(False)
+    yield
+    developer_mode().set_enabled(False)
