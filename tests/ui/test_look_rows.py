@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QTranslator
+from PySide6.QtCore import QCoreApplication, Qt, QTranslator
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
@@ -97,8 +97,9 @@ def test_title_and_tool_count(qapp: Any, language: Any) -> None:
     index = model.index(0, 0)
     assert index.data(ServerListModel.TitleRole) == "s"
     model.update_info("s", title="Weather\u202e for you")
-    assert index.data(ServerListModel.TitleRole) != "Weather\u202e for you"  # server text, shown safe
-    assert "\u202e" not in index.data(ServerListModel.TitleRole)
+    assert index.data(ServerListModel.TitleRole) == "s"  # the name the window knows it by
+    tooltip = index.data(Qt.ItemDataRole.ToolTipRole)
+    assert "Weather" in tooltip and "\u202e" not in tooltip  # the server's text, shown safe
     assert index.data(ServerListModel.ToolCountTextRole) == "12 tools"
     model.update_tool_count("s", 1)
     assert index.data(ServerListModel.ToolCountTextRole) == "1 tool"

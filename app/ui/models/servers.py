@@ -138,8 +138,9 @@ class ServerRow:
         return STATE_KEYS.get(self.shown_state, "disconnected")
 
     def title_text(self) -> str:
-        """The row's first line: the server's own title when it gave one, else its name."""
-        return visible_line(self.title or self.name)
+        """The row's first line: the name the person knows it by (the window, the guide and the
+        menus say it too); the server's own title is in the tooltip."""
+        return visible_line(self.name)
 
     def tool_count_text(self) -> str:
         """'12 tools' while connected and the count is known, else ''."""
@@ -195,7 +196,7 @@ class ServerListModel(QAbstractListModel):
     StateKeyRole = Qt.ItemDataRole.UserRole + 9  # "connected", "failed", …: the icon and colour
     StateTextRole = Qt.ItemDataRole.UserRole + 10  # the state in words, without the tool count
     ToolCountTextRole = Qt.ItemDataRole.UserRole + 11  # "12 tools", or ""
-    TitleRole = Qt.ItemDataRole.UserRole + 12  # the server's title, else its name (shown as is)
+    TitleRole = Qt.ItemDataRole.UserRole + 12  # the first line: the name, invisible characters shown
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -220,7 +221,8 @@ class ServerListModel(QAbstractListModel):
                 if row.transport == "stdio"
                 else QCoreApplication.translate("ServerRow", "runs on the internet")
             )
-            return plain_tooltip(f"{row.name} ({where})\n{row.status_text()}")
+            title = f"{row.title}\n" if row.title and row.title != row.name else ""
+            return plain_tooltip(f"{row.name} ({where})\n{title}{row.status_text()}")
         if role == Qt.ItemDataRole.AccessibleTextRole:
             return visible_line(f"{row.name}, {row.status_text()}")
         if role == Qt.ItemDataRole.DecorationRole:
