@@ -177,10 +177,8 @@ def open_advanced(dialog: Any) -> bool:
     words = ("advanced", "高级")
     for button in dialog.findChildren(QAbstractButton):
         if any(word in button.text().lower() for word in words) and button.isVisible():
-            if button.isCheckable() and not button.isChecked():
-                button.click()
-            elif not button.isCheckable():
-                button.click()
+            if not (button.isCheckable() and button.isChecked()):
+                button.click()  # a closed section opens; an open one is left open
             return True
     for group in dialog.findChildren(QGroupBox):
         if any(word in group.title().lower() for word in words) and group.isCheckable():

@@ -106,7 +106,7 @@ def install_language(app: Any, lang: str) -> None:
         app._shot_translator = translator
 
 
-def pump(cond: Callable[[], bool], timeout: float = 30.0, settle: float = 0.3) -> None:
+def pump(cond: Callable[[], bool], timeout: float = 60.0, settle: float = 0.3) -> None:
     """Process Qt events until `cond()` holds (TimeoutError after `timeout` s), then `settle` s more
     so what changed is painted."""
     app = _app
