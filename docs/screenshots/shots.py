@@ -63,6 +63,14 @@ def start_app(scheme: str = "light", lang: str = "en") -> tuple[Any, asyncio.Abs
 
     follow_color_scheme(app)
     install_language(app, lang)
+    if lang.startswith("zh"):
+        from PySide6.QtGui import QFontDatabase
+
+        if not QFontDatabase.families(QFontDatabase.WritingSystem.SimplifiedChinese):
+            print(
+                "no Chinese font: the zh_CN pictures show boxes (apt-get install fonts-noto-cjk)",
+                file=sys.stderr,
+            )
     loop = qasync.QEventLoop(app, already_running=True)
     asyncio.set_event_loop(loop)
     install_asyncgen_hooks(loop)
