@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -95,9 +95,9 @@ def one(out: Path, scheme: str, lang: str) -> list[Path]:
         pump(lambda: True, settle=0.2)
         saved.append(shots.save(dialog, folder / f"{name}.png"))
 
-    shoot("first-run")
     w.servers.select("demo")
     pump(lambda: w.server_model.server("demo").state == "ready")
+    shoot("first-run")  # the guide, and the demo server connected by itself
 
     def show_tool(name: str, value: dict[str, object]) -> None:
         w.catalog.select("tools", "demo", name)
@@ -220,13 +220,7 @@ def main(argv: list[str]) -> int:
     return 1 if failed else 0
 
 
-def _exit(code: int) -> Callable[[], None]:
-    import os
-
-    return lambda: os._exit(code)  # skip interpreter teardown of Qt objects (the pictures are written)
-
-
 if __name__ == "__main__":
     status = main(sys.argv[1:])
     sys.stdout.flush()
-    _exit(status)()
+    os._exit(status)  # skip interpreter teardown of Qt objects (the pictures are written)
