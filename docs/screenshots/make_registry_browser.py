@@ -13,6 +13,7 @@ ones are kept in this folder for the README.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from pathlib import Path
 
@@ -103,3 +104,5 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+    sys.stdout.flush()
+    os._exit(0)  # skip interpreter teardown: the engine's worker threads need not be waited for
