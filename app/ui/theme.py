@@ -3,7 +3,9 @@
 Contract for the views: `notice_style(kind)` for a coloured box (a banner, a notice, a failure
 box), `badge_style(kind)` for a small label; kinds are NOTICE_KINDS. Call them when building a
 widget and again on `QEvent.PaletteChange` (the look follows the system's scheme while running).
-`state_colour(state)` is a server state's colour (its icon in the list), for both schemes.
+`state_colour(state)` is a server state's colour (its icon in the list), for both schemes;
+`text_style(kind)` colours a label's text (no box), `quiet_text_style()` makes a label quieter
+(an id under a title, a hint) — instead of a fixed grey that vanishes on a dark window.
 
 The scheme: `follow_color_scheme(app)` (once, before the window) follows the system's light or
 dark setting (`QStyleHints.colorScheme()` and its `colorSchemeChanged`). Where the platform's
@@ -134,6 +136,21 @@ def notice_style(kind: NoticeKind, selector: str = "", palette: QPalette | None 
 def badge_style(kind: NoticeKind, palette: QPalette | None = None) -> str:
     bg, fg, border = colours(kind, palette)
     return f"background: {bg}; color: {fg}; border: 1px solid {border}; border-radius: 8px; padding: 1px 6px;"
+
+
+def text_colour(kind: NoticeKind, palette: QPalette | None = None) -> QColor:
+    """A coloured text on the window itself (no box): "Done in 0.04 s." in success, a line in error."""
+    return QColor(colours(kind, palette)[1])
+
+
+def text_style(kind: NoticeKind, palette: QPalette | None = None) -> str:
+    """`text_colour` as a style sheet for a QLabel."""
+    return f"color: {text_colour(kind, palette).name()};"
+
+
+def quiet_text_style(palette: QPalette | None = None) -> str:
+    """A quieter label (an id under a title, a hint under a list), readable in both schemes."""
+    return f"color: {secondary_text(palette).name()};"
 
 
 def secondary_text(palette: QPalette | None = None) -> QColor:

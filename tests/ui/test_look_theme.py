@@ -57,7 +57,11 @@ def test_the_dark_palettes_text_and_the_secondary_text_are_readable(qapp: Any, s
         (QPalette.ColorRole.HighlightedText, QPalette.ColorRole.Highlight),
     ):
         assert theme.contrast(pal.color(text), pal.color(back)) >= 4.5, (scheme, text, back)
-    assert theme.contrast(theme.secondary_text(pal), pal.color(QPalette.ColorRole.Base)) >= 4.5
+    for role in (QPalette.ColorRole.Base, QPalette.ColorRole.Window):
+        assert theme.contrast(theme.secondary_text(pal), pal.color(role)) >= 4.5, (scheme, role)
+        for kind in theme.NOTICE_KINDS:  # coloured text straight on the window or a list
+            assert theme.contrast(theme.text_colour(kind, pal), pal.color(role)) >= 4.5, (scheme, kind, role)
+    assert theme.quiet_text_style(pal) == f"color: {theme.secondary_text(pal).name()};"
     assert theme.is_dark(pal) == (scheme == "dark")
 
 
