@@ -139,7 +139,7 @@ def main() -> None:
     out = Path(args[0]) if args else OUT
     out.mkdir(parents=True, exist_ok=True)
     suffix = "-dark" if dark else ""
-    _app, loop = shots.start_app("dark" if dark else "light")  # a memory keychain, never the real one
+    _app, _loop = shots.start_app("dark" if dark else "light")  # a memory keychain, never the real one
     pump = shots.pump
 
     from app.ui.bundle_dialog import install_bundle_file
@@ -221,11 +221,13 @@ def main() -> None:
     d.reject()
     pump(lambda: task.done())
 
+    stopped = asyncio.ensure_future(c.shutdown())  # the servers stop before the pictures' process ends
+    pump(stopped.done)
     w.close()
     pump(lambda: True)
-    loop.stop()
-    loop.close()
 
 
 if __name__ == "__main__":
     main()
+    sys.stdout.flush()
+    os._exit(0)  # skip interpreter teardown: the engine's worker threads need not be waited for
