@@ -2,7 +2,8 @@
 
 Contract for the views: `notice_style(kind)` for a coloured box (a banner, a notice, a failure
 box), `badge_style(kind)` for a small label; kinds are NOTICE_KINDS. Call them when building a
-widget and again on `QEvent.PaletteChange` (the look follows the system's scheme while running).
+widget and again on `QEvent.PaletteChange` (the look follows the system's scheme while running):
+`restyle_on_scheme_change(widget, apply)` does both.
 `state_colour(state)` is a server state's colour (its icon in the list), for both schemes;
 `text_style(kind)` colours a label's text (no box), `quiet_text_style()` makes a label quieter
 (an id under a title, a hint) — instead of a fixed grey that vanishes on a dark window.
@@ -20,9 +21,10 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable
 from typing import Literal
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 
 logger = logging.getLogger(__name__)
@@ -108,6 +110,10 @@ def is_dark(palette: QPalette | None = None) -> bool:
     return pal.color(QPalette.ColorRole.Window).lightness() < 128
 
 
+def scheme_name(palette: QPalette | None = None) -> Scheme:
+    return "dark" if is_dark(palette) else "light"
+
+
 def colours(kind: NoticeKind, palette: QPalette | None = None) -> tuple[str, str, str]:
     return (_DARK if is_dark(palette) else _LIGHT)[kind]
 
@@ -167,6 +173,36 @@ def mix(a: QColor, b: QColor, t: float) -> QColor:
         round(a.green() + (b.green() - a.green()) * t),
         round(a.blue() + (b.blue() - a.blue()) * t),
     )
+
+
+class _SchemeWatcher(QObject):
+    """Calls `apply` when the widget's palette turns from light to dark or back."""
+
+    def __init__(self, widget: QObject, apply: Callable[[], None]) -> None:
+        super().__init__(widget)
+        self._apply = apply
+        self._dark = is_dark()
+        self._busy = False
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.PaletteChange and not self._busy:
+            dark = is_dark()
+            # Only on a change of scheme: a style sheet set by `apply` changes the palette too.
+            if dark != self._dark:
+                self._dark = dark
+                self._busy = True
+                try:
+                    self._apply()
+                finally:
+                    self._busy = False
+        return False
+
+
+def restyle_on_scheme_change(widget: QObject, apply: Callable[[], None]) -> None:
+    """Run `apply` now and again whenever the scheme changes (light <-> dark) while `widget`
+    lives: the one-line alternative to overriding changeEvent for QEvent.PaletteChange."""
+    apply()
+    widget.installEventFilter(_SchemeWatcher(widget, apply))
 
 
 # --- contrast (WCAG 2.x) ---------------------------------------------------------------------

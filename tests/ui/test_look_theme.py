@@ -106,3 +106,25 @@ def test_the_systems_scheme_is_followed_while_running(
     assert follower.scheme == "light" and not theme.is_dark()
     qapp.styleHints().colorSchemeChanged.disconnect(follower._changed)
     follower.setParent(None)
+
+
+def test_a_widget_is_restyled_when_the_scheme_changes(qapp: Any, qtbot: Any, restore_palette: None) -> None:
+    from PySide6.QtWidgets import QLabel
+
+    QApplication.setPalette(theme.light_palette())
+    label = QLabel("Done in 0.04 s.")
+    qtbot.addWidget(label)
+    calls: list[str] = []
+
+    def apply() -> None:
+        calls.append(theme.scheme_name())
+        label.setStyleSheet(theme.text_style("success"))  # changes the label's palette itself
+
+    theme.restyle_on_scheme_change(label, apply)
+    assert calls == ["light"] and theme.scheme_colours("success", "light")[1] in label.styleSheet()
+    QApplication.setPalette(theme.dark_palette())
+    qtbot.waitUntil(lambda: calls == ["light", "dark"])
+    assert theme.scheme_colours("success", "dark")[1] in label.styleSheet()
+    QApplication.setPalette(theme.dark_palette())  # the same scheme again: nothing to do
+    qapp.processEvents()
+    assert calls == ["light", "dark"]
