@@ -82,6 +82,9 @@ def run_gui(argv: list[str]) -> int:
     app.setApplicationName("MCP Desk")
     app.setOrganizationName("mcp-desk")
     app.setDesktopFileName("mcp-desk")
+    from app.ui.theme import follow_color_scheme  # h11-look: light/dark as the system says
+
+    follow_color_scheme(app)
     if app.platformName() == "offscreen":
         _quiet_offscreen_noise()
     headless = bool(args.smoke_test or args.screenshot)

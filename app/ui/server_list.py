@@ -4,8 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt, Signal, Slot
-from PySide6.QtGui import QAction, QColor, QIcon, QKeySequence, QPainter, QPalette, QShortcut
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QCoreApplication,
+    QModelIndex,
+    QPersistentModelIndex,
+    QPoint,
+    QRect,
+    QSize,
+    Qt,
+    Signal,
+    Slot,
+)
+from PySide6.QtGui import QAction, QIcon, QKeySequence, QPainter, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGridLayout,
@@ -18,9 +29,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.ui.icons import icon
 from app.ui.models.servers import NEEDS_SIGN_IN, ServerListModel
+from app.ui.theme import secondary_text
+from app.ui.widgets import ICON_SIZE, ROW_PADDING, SPACING, STATE_ICON_SIZE, calm
 
 Index = QModelIndex | QPersistentModelIndex
+LINE_GAP = 2  # between a row's two lines
 
 ACTIONS = ("connect", "disconnect", "reconnect", "edit", "duplicate", "remove")
 # Sign-in actions, offered only where they fit: "sign_in" on a server that needs it (it takes the
@@ -30,35 +45,51 @@ SIGN_IN_ACTIONS = ("sign_in", "cancel_sign_in", "sign_out")
 # disabled server is kept in the list but does not start).
 MENU_ACTIONS = ("rename", "disable", "enable")
 LABELS = {
-    "rename": "Rename…",
-    "disable": "Disable",
-    "enable": "Enable",
-    "sign_in": "Sign in",
-    "cancel_sign_in": "Cancel sign-in",
-    "sign_out": "Sign out",
-    "connect": "Connect",
-    "disconnect": "Disconnect",
-    "reconnect": "Reconnect",
-    "edit": "Edit…",
-    "duplicate": "Duplicate",
-    "remove": "Remove…",
+    "rename": QT_TRANSLATE_NOOP("ServerPanel", "Rename…"),
+    "disable": QT_TRANSLATE_NOOP("ServerPanel", "Disable"),
+    "enable": QT_TRANSLATE_NOOP("ServerPanel", "Enable"),
+    "sign_in": QT_TRANSLATE_NOOP("ServerPanel", "Sign in"),
+    "cancel_sign_in": QT_TRANSLATE_NOOP("ServerPanel", "Cancel sign-in"),
+    "sign_out": QT_TRANSLATE_NOOP("ServerPanel", "Sign out"),
+    "connect": QT_TRANSLATE_NOOP("ServerPanel", "Connect"),
+    "disconnect": QT_TRANSLATE_NOOP("ServerPanel", "Disconnect"),
+    "reconnect": QT_TRANSLATE_NOOP("ServerPanel", "Reconnect"),
+    "edit": QT_TRANSLATE_NOOP("ServerPanel", "Edit…"),
+    "duplicate": QT_TRANSLATE_NOOP("ServerPanel", "Duplicate"),
+    "remove": QT_TRANSLATE_NOOP("ServerPanel", "Remove…"),
+}
+# The icon (app.ui.icons) of each action, on its button and in the menu.
+ICONS = {
+    "sign_in": "sign-in",
+    "connect": "connect",
+    "disconnect": "disconnect",
+    "reconnect": "refresh",
+    "edit": "edit",
+    "duplicate": "copy",
+    "remove": "remove",
 }
 
 
+def label(action: str) -> str:
+    return QCoreApplication.translate("ServerPanel", str(LABELS[action]))
+
+
 class ServerDelegate(QStyledItemDelegate):
-    # The background (selection, hover, focus) is drawn by the base class with the text and icon
-    # blanked out; this avoids touching QStyle, whose enums cost ~18 ms to create at start-up.
+    """One row per server: its state's icon, then the title (with the server's own icon) and the
+    tool count on the first line, the state in words on the second.
+
+    The background (selection, hover, focus) is drawn by the base class with the text and icon
+    blanked out; this avoids touching QStyle, whose enums cost ~18 ms to create at start-up.
+    """
 
     def initStyleOption(self, option: QStyleOptionViewItem, index: Index) -> None:
         super().initStyleOption(option, index)
         option.text = ""
         option.icon = QIcon()
 
-    """Two lines per server: a coloured state dot and the name, then the status text."""
-
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
         fm = option.fontMetrics
-        return QSize(200, fm.height() * 2 + 14)
+        return QSize(200, fm.height() * 2 + LINE_GAP + 2 * ROW_PADDING)
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         painter.save()
@@ -68,34 +99,51 @@ class ServerDelegate(QStyledItemDelegate):
         selected = bool(sel is not None and sel.isSelected(index))
         pal: QPalette = option.palette
         text_colour = pal.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
-        r: QRect = option.rect.adjusted(8, 5, -6, -5)
+        quiet = text_colour if selected else secondary_text(pal)
+        r: QRect = option.rect.adjusted(ROW_PADDING, ROW_PADDING, -ROW_PADDING, -ROW_PADDING)
         fm = option.fontMetrics
-        colour: QColor = index.data(ServerListModel.StateColourRole)
-        dot = 10
+        line = fm.height()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(colour)
-        painter.drawEllipse(r.left(), r.top() + (fm.height() - dot) // 2, dot, dot)
-        icon = index.data(Qt.ItemDataRole.DecorationRole)
-        x = r.left() + dot + 8
-        if icon is not None and not icon.isNull():
-            icon.paint(painter, QRect(x, r.top(), fm.height(), fm.height()))
-            x += fm.height() + 4
+        # The state: an icon in the state's colour, centred on the two lines.
+        state = icon("state-" + str(index.data(ServerListModel.StateKeyRole)))
+        side = STATE_ICON_SIZE
+        state.paint(
+            painter,
+            QRect(r.left(), r.top() + (r.height() - side) // 2, side, side),
+            Qt.AlignmentFlag.AlignCenter,
+            QIcon.Mode.Selected if selected else QIcon.Mode.Normal,
+        )
+        x = r.left() + side + ROW_PADDING
+        right = r.right()
+        # First line, right: "12 tools", quiet.
+        count = str(index.data(ServerListModel.ToolCountTextRole) or "")
+        if count:
+            width = fm.horizontalAdvance(count)
+            painter.setPen(quiet)
+            painter.drawText(QRect(right - width, r.top(), width, line), Qt.AlignmentFlag.AlignVCenter, count)
+            right -= width + ROW_PADDING
+        own = index.data(Qt.ItemDataRole.DecorationRole)  # the server's own icon, when it has one
+        title_x = x
+        if isinstance(own, QIcon) and not own.isNull():
+            own.paint(painter, QRect(x, r.top(), line, line))
+            title_x += line + SPACING
         f = option.font
         f.setBold(True)
         painter.setFont(f)
+        bold = painter.fontMetrics()
         painter.setPen(text_colour)
-        name = index.data(Qt.ItemDataRole.DisplayRole)  # invisible characters shown
+        title = str(index.data(ServerListModel.TitleRole) or "")  # invisible characters shown
         painter.drawText(
-            QRect(x, r.top(), r.right() - x, fm.height()),
+            QRect(title_x, r.top(), max(0, right - title_x), line),
             Qt.AlignmentFlag.AlignVCenter,
-            fm.elidedText(name, Qt.TextElideMode.ElideRight, r.right() - x),
+            bold.elidedText(title, Qt.TextElideMode.ElideRight, max(0, right - title_x)),
         )
         f.setBold(False)
         painter.setFont(f)
-        status = index.data(ServerListModel.StatusTextRole)
-        painter.setPen(text_colour if selected else colour.darker(115))
-        line2 = QRect(r.left() + dot + 8, r.top() + fm.height() + 3, r.width() - dot - 8, fm.height())
+        # Second line: the state in words (and why it did not connect).
+        status = str(index.data(ServerListModel.StateTextRole) or "")
+        painter.setPen(quiet)
+        line2 = QRect(x, r.top() + line + LINE_GAP, r.right() - x, line)
         painter.drawText(
             line2,
             Qt.AlignmentFlag.AlignVCenter,
@@ -122,14 +170,17 @@ class ServerPanel(QWidget):
         self.model = model
         self.menu: QMenu | None = None  # the last context menu shown
         lay = QVBoxLayout(self)
-        lay.setContentsMargins(4, 4, 4, 4)
-        self.add_button = QPushButton("Add server…")
-        self.add_button.setToolTip("Add a server, paste a JSON snippet, or import from another app")
+        calm(lay, margin=SPACING)
+        self.add_button = QPushButton(icon("add"), self.tr("Add server…"))
+        self.add_button.setIconSize(QSize(ICON_SIZE, ICON_SIZE))
+        self.add_button.setToolTip(
+            self.tr("Add a server, paste a snippet from a README, or import from another app")
+        )
         self.add_button.clicked.connect(self.add_requested)
         lay.addWidget(self.add_button)
         self.view = QListView()
         self.view.setObjectName("serverList")
-        self.view.setAccessibleName("Servers")
+        self.view.setAccessibleName(self.tr("Servers"))
         self.view.setModel(model)
         self.view.setItemDelegate(ServerDelegate(self.view))
         self.view.setUniformItemSizes(True)
@@ -145,15 +196,17 @@ class ServerPanel(QWidget):
             shortcut.activated.connect(lambda: self._trigger("remove"))
         lay.addWidget(self.view, 1)
         grid = QGridLayout()
+        grid.setSpacing(SPACING)
         self.buttons: dict[str, QPushButton] = {}
         for i, act in enumerate(ACTIONS):
-            b = QPushButton(LABELS[act].rstrip("…"))
+            b = QPushButton(icon(ICONS[act]), label(act).rstrip("…"))
+            b.setIconSize(QSize(ICON_SIZE, ICON_SIZE))
             b.setObjectName(f"server_{act}")
             b.clicked.connect(lambda _=False, a=act: self._trigger(a))
             grid.addWidget(b, i // 3, i % 3)
             self.buttons[act] = b
         # A server that needs a sign-in shows Sign in where Connect is: the one thing to do.
-        self.sign_in_button = QPushButton(self.tr("Sign in"))
+        self.sign_in_button = QPushButton(icon("sign-in"), label("sign_in"))
         self.sign_in_button.setObjectName("server_sign_in")
         self.sign_in_button.clicked.connect(lambda: self._trigger("sign_in"))
         self.sign_in_button.hide()
@@ -238,7 +291,9 @@ class ServerPanel(QWidget):
         menu.popup(self.view.viewport().mapToGlobal(pos))
 
     def _menu_action(self, menu: QMenu, action: str, name: str, enabled: bool) -> QAction:
-        qa = QAction(self.tr(LABELS[action]), menu)
+        qa = QAction(label(action), menu)
+        if action in ICONS:
+            qa.setIcon(icon(ICONS[action]))
         qa.setObjectName(f"menu_{action}")
         qa.setEnabled(enabled)
         qa.triggered.connect(lambda _=False, act=action, n=name: self.action_triggered.emit(act, n))

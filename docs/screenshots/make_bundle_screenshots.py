@@ -14,22 +14,17 @@ import asyncio
 import datetime
 import os
 import sys
-import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 OUT = Path(__file__).resolve().parent
 ROOT = OUT.parent.parent
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-TMP = Path(tempfile.mkdtemp(prefix="mcp-desk-bundle-shots-"))
-os.environ["MCP_DESK_CONFIG_DIR"] = str(TMP / "config")
-os.environ["MCP_DESK_DATA_DIR"] = str(TMP / "data")
+sys.path.insert(0, str(OUT))
+import shots  # noqa: E402  (the set-up shared by the scripts here)
+
+TMP = shots.prepare("bundle")
 # The Python package runs on uv in this checkout's environment (it has the `mcp` SDK).
 os.environ["VIRTUAL_ENV"] = sys.prefix
 os.environ["UV_OFFLINE"] = "1"
-sys.path.insert(0, str(ROOT))
 
 
 def icon_png(colour: str, letter: str) -> bytes:
@@ -136,58 +131,16 @@ def packages() -> tuple[Path, Path, Path]:
     return v1, v2, signed
 
 
-def dark_palette() -> Any:
-    from PySide6.QtGui import QColor, QPalette
-
-    pal = QPalette()
-    roles = {
-        QPalette.ColorRole.Window: "#2b2b2b",
-        QPalette.ColorRole.WindowText: "#e6e6e6",
-        QPalette.ColorRole.Base: "#1f1f1f",
-        QPalette.ColorRole.AlternateBase: "#2b2b2b",
-        QPalette.ColorRole.ToolTipBase: "#2b2b2b",
-        QPalette.ColorRole.ToolTipText: "#e6e6e6",
-        QPalette.ColorRole.Text: "#e6e6e6",
-        QPalette.ColorRole.Button: "#353535",
-        QPalette.ColorRole.ButtonText: "#e6e6e6",
-        QPalette.ColorRole.BrightText: "#ff5555",
-        QPalette.ColorRole.Highlight: "#3d8ee0",
-        QPalette.ColorRole.HighlightedText: "#ffffff",
-        QPalette.ColorRole.PlaceholderText: "#8a8a8a",
-        QPalette.ColorRole.Link: "#6cb4ff",
-    }
-    for role, colour in roles.items():
-        pal.setColor(role, QColor(colour))
-    for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text, QPalette.ColorRole.ButtonText):
-        pal.setColor(QPalette.ColorGroup.Disabled, role, QColor("#7a7a7a"))
-    return pal
-
-
 def main() -> None:
-    import qasync
-    from PySide6.QtWidgets import QApplication, QMessageBox
+    from PySide6.QtWidgets import QMessageBox
 
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     dark = "--dark" in sys.argv
     out = Path(args[0]) if args else OUT
     out.mkdir(parents=True, exist_ok=True)
     suffix = "-dark" if dark else ""
-    app = QApplication([])
-    app.setStyle("Fusion")
-    if dark:
-        app.setPalette(dark_palette())
-    loop = qasync.QEventLoop(app, already_running=True)
-    asyncio.set_event_loop(loop)
-
-    def pump(cond: Callable[[], bool], timeout: float = 60.0) -> None:
-        end = time.monotonic() + timeout
-        while not cond():
-            if time.monotonic() > end:
-                raise TimeoutError("screenshot step timed out")
-            app.processEvents()
-        settle = time.monotonic() + 0.3
-        while time.monotonic() < settle:
-            app.processEvents()
+    _app, _loop = shots.start_app("dark" if dark else "light")  # a memory keychain, never the real one
+    pump = shots.pump
 
     from app.ui.bundle_dialog import install_bundle_file
     from app.ui.controller import DeskController
@@ -199,11 +152,6 @@ def main() -> None:
     for name in ("notes.md", "plan.txt", "budget.xlsx"):
         (work / name).write_text("x")
 
-    import keyring
-
-    from tests.support.memory_keyring import MemoryKeyring
-
-    keyring.set_keyring(MemoryKeyring())  # never the real keychain for a screenshot
     c = DeskController()
     c.load_config()
     w = MainWindow(c)
@@ -273,11 +221,13 @@ def main() -> None:
     d.reject()
     pump(lambda: task.done())
 
+    stopped = asyncio.ensure_future(c.shutdown())  # the servers stop before the pictures' process ends
+    pump(stopped.done)
     w.close()
     pump(lambda: True)
-    loop.stop()
-    loop.close()
 
 
 if __name__ == "__main__":
     main()
+    sys.stdout.flush()
+    os._exit(0)  # skip interpreter teardown: the engine's worker threads need not be waited for

@@ -8,18 +8,14 @@ The light one is kept in this folder (install-dialog.png); the dark one is for l
 
 from __future__ import annotations
 
-import asyncio
-import os
 import sys
-import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ["MCP_DESK_CONFIG_DIR"] = tempfile.mkdtemp(prefix="mcp-desk-shots-")
-sys.path.insert(0, str(OUT.parent.parent))
+sys.path.insert(0, str(OUT))
+import shots  # noqa: E402  (the set-up shared by the scripts here)
+
+shots.prepare("install")
 
 
 def icon_png() -> bytes:
@@ -98,52 +94,10 @@ def plan() -> object:
     )
 
 
-def dark_palette() -> object:
-    from PySide6.QtGui import QColor, QPalette
-
-    pal = QPalette()
-    roles = {
-        QPalette.ColorRole.Window: "#2b2b2b",
-        QPalette.ColorRole.WindowText: "#e6e6e6",
-        QPalette.ColorRole.Base: "#1f1f1f",
-        QPalette.ColorRole.AlternateBase: "#2b2b2b",
-        QPalette.ColorRole.ToolTipBase: "#2b2b2b",
-        QPalette.ColorRole.ToolTipText: "#e6e6e6",
-        QPalette.ColorRole.Text: "#e6e6e6",
-        QPalette.ColorRole.Button: "#353535",
-        QPalette.ColorRole.ButtonText: "#e6e6e6",
-        QPalette.ColorRole.BrightText: "#ff5555",
-        QPalette.ColorRole.Highlight: "#3d8ee0",
-        QPalette.ColorRole.HighlightedText: "#ffffff",
-        QPalette.ColorRole.PlaceholderText: "#8a8a8a",
-        QPalette.ColorRole.Link: "#6cb4ff",
-    }
-    for role, colour in roles.items():
-        pal.setColor(role, QColor(colour))
-    for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text, QPalette.ColorRole.ButtonText):
-        pal.setColor(QPalette.ColorGroup.Disabled, role, QColor("#7a7a7a"))
-    return pal
-
-
 def main() -> None:
-    import qasync
-    from PySide6.QtWidgets import QApplication
-
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else OUT
-    app = QApplication([])
-    app.setStyle("Fusion")
-    loop = qasync.QEventLoop(app, already_running=True)
-    asyncio.set_event_loop(loop)
-
-    def pump(cond: Callable[[], bool], timeout: float = 30.0) -> None:
-        end = time.monotonic() + timeout
-        while not cond():
-            if time.monotonic() > end:
-                raise TimeoutError("screenshot step timed out")
-            app.processEvents()
-        settle = time.monotonic() + 0.3
-        while time.monotonic() < settle:
-            app.processEvents()
+    app, loop = shots.start_app("light")
+    pump = shots.pump
 
     from app.ui.controller import DeskController
     from app.ui.install_dialog import InstallDialog
@@ -151,7 +105,7 @@ def main() -> None:
     c = DeskController()
     c.load_config()
     light = app.palette()
-    for name, palette in (("install-dialog.png", light), ("install-dialog-dark.png", dark_palette())):
+    for name, palette in (("install-dialog.png", light), ("install-dialog-dark.png", shots.dark_palette())):
         app.setPalette(palette)  # type: ignore[arg-type]
         d = InstallDialog(c, plan())  # type: ignore[arg-type]
         d.show()

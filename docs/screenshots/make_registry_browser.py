@@ -15,55 +15,27 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent
 REPO = OUT.parent.parent
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ["MCP_DESK_CONFIG_DIR"] = tempfile.mkdtemp(prefix="mcp-desk-shots-")
-os.environ["MCP_DESK_DATA_DIR"] = tempfile.mkdtemp(prefix="mcp-desk-shots-data-")
-sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(OUT))
+import shots  # noqa: E402  (the set-up shared by the scripts here)
+
+shots.prepare("registry")
 
 KEY = "notes-key-for-the-screenshot"
 
 
 def main() -> None:
-    import keyring
-    import qasync
-    from make_install_dialog import dark_palette  # type: ignore[import-not-found]
-    from PySide6.QtWidgets import QApplication
-
-    from app.ui.asyncgen import install_asyncgen_hooks
     from tests.servers.process import ServerProcess
     from tests.servers.registry_server import RegistryFixture, start_registry
-    from tests.support.memory_keyring import MemoryKeyring
 
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else OUT
     dark = len(sys.argv) > 2 and sys.argv[2] == "dark"
     suffix = "-dark.png" if dark else ".png"
-    keyring.set_keyring(MemoryKeyring())  # never the real keychain
-
-    app = QApplication([])
-    app.setStyle("Fusion")
-    if dark:
-        app.setPalette(dark_palette())  # type: ignore[arg-type]
-    loop = qasync.QEventLoop(app, already_running=True)
-    asyncio.set_event_loop(loop)
-    install_asyncgen_hooks(loop)
-
-    def pump(cond: Callable[[], bool], timeout: float = 60.0) -> None:
-        end = time.monotonic() + timeout
-        while not cond():
-            if time.monotonic() > end:
-                raise TimeoutError("screenshot step timed out")
-            app.processEvents()
-        settle = time.monotonic() + 0.4
-        while time.monotonic() < settle:
-            app.processEvents()
+    _app, _loop = shots.start_app("dark" if dark else "light")  # a memory keychain, never the real one
+    pump = shots.pump
 
     from app.ui.controller import DeskController
     from app.ui.registry_browser import ResultsModel, open_registry
@@ -132,3 +104,5 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+    sys.stdout.flush()
+    os._exit(0)  # skip interpreter teardown: the engine's worker threads need not be waited for

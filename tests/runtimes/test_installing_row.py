@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.ui.models.servers import INSTALLING, STATE_COLOURS, ServerListModel, ServerRow
+from app.ui.models.servers import INSTALLING, ServerListModel, ServerRow
 from app.ui.server_list import ServerPanel
+from app.ui.theme import state_colour
 
 
 def test_installing_row_text(qapp: Any) -> None:
@@ -17,7 +18,7 @@ def test_installing_row_text(qapp: Any) -> None:
     # A package name is the server's text: shown as plain visible text, one line.
     row.reason = "installing the server… (fetching evil\u202epkg)"
     assert "\u202e" not in row.status_text()
-    assert STATE_COLOURS[INSTALLING] == STATE_COLOURS["connecting"]
+    assert row.state_key() == "installing" and state_colour("installing") == state_colour("connecting")
 
 
 def test_installing_row_actions(qapp: Any, qtbot: Any) -> None:

@@ -143,7 +143,7 @@ def test_failed_server_reason_while_others_work(qtbot: Any, desk: Any, config_di
     assert reason
     desk.servers.select("broken")
     idx = desk.server_model.index(desk.server_model.row_of("broken"), 0)
-    assert idx.data(desk.server_model.StatusTextRole).startswith("failed: ")
+    assert idx.data(desk.server_model.StatusTextRole).startswith("couldn't connect: ")
     assert reason in desk.catalog.empty.text()
     # the demo server still answers
     select_tool(qtbot, desk, "echo")

@@ -79,7 +79,10 @@ def test_a_server_that_wants_a_sign_in_says_so_with_the_button(
     w = desk_needing_sign_in
     row = w.server_model.server("remote")
     assert row.status_text() == "sign in needed"  # not "failed", not "HTTP 401"
-    assert w.server_model.data(w.server_model.index(0, 0), w.server_model.StateColourRole).name() == "#3574e0"
+    from app.ui.theme import state_colour  # blue, "your turn": not red
+
+    colour = w.server_model.data(w.server_model.index(0, 0), w.server_model.StateColourRole)
+    assert colour == state_colour("needs-sign-in")
     assert w.sign_in_box.isVisible() and w.sign_in_box.mode == "needed"
     assert "“remote” needs you to sign in" in box_text(w)
     assert w.sign_in_box.sign_in_button.isVisible()
@@ -280,7 +283,7 @@ def test_a_server_with_its_own_bearer_header_stays_as_it_was(
             assert browser.visits == []
             assert not w.sign_in_box.isVisible()
             assert w.servers.enabled_actions("api").isdisjoint({"sign_in", "sign_out", "cancel_sign_in"})
-            assert w.server_model.server("api").status_text().startswith("ready")
+            assert w.server_model.server("api").status_text().startswith("connected")
             # Saving it from the Edit dialog writes no sign-in settings.
             d = open_edit(qtbot, w, "api")
             assert not d.oauth.body.isVisible()

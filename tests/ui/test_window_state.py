@@ -59,8 +59,8 @@ def test_servers_waiting_for_approval_at_start_do_not_say_connecting(
             row = window.server_model.server(name)
             assert row is not None and row.state == "idle", (name, row)
             status, title, middle = views(window, name)
-            assert status == "waiting for your approval", status
-            assert title == f"{name} — waiting for your approval", title
+            assert status == "waiting for your OK", status
+            assert title == f"{name} — waiting for your OK", title
             assert "waits for your approval" in middle, middle
             assert "connecting" not in status + title + middle
         assert not first.exists() and not second.exists()
@@ -75,7 +75,7 @@ def test_servers_waiting_for_approval_at_start_do_not_say_connecting(
         )
         # Declined: not connected, with the note; the other still waits its turn.
         assert views(window, asked)[0].startswith("not connected · waiting for your approval: press Connect")
-        assert views(window, waiting)[0] == "waiting for your approval"
+        assert views(window, waiting)[0] == "waiting for your OK"
         window.trust_prompter.dialog.allow_button.click()
         wait_state(qtbot, window, waiting, "ready")
 
@@ -103,7 +103,7 @@ def test_list_overview_and_middle_agree_while_connecting_and_after_a_failure(
         row = window.server_model.server("silent")
         assert row is not None and row.reason
         status, title, middle = views(window, "silent")
-        assert status == f"failed: {row.reason}"
+        assert status == f"couldn't connect: {row.reason}"
         assert title == "silent — failed"
         assert row.reason in middle and "Press Connect" not in middle
         assert window.overview_reason.isVisible() or not window.isVisible()
@@ -128,7 +128,7 @@ def test_a_key_that_is_missing_fails_through_the_engine(qtbot: Any, aloop: Any, 
         assert [s[:2] for s in states] == [("keyed", "failed")], states
         assert "API_KEY" in (states[0][2] or "")
         status, title, middle = views(window, "keyed")
-        assert status.startswith("failed: ") and "API_KEY" in status
+        assert status.startswith("couldn't connect: ") and "API_KEY" in status
         assert title == "keyed — failed"
         assert "API_KEY" in middle
 
@@ -154,7 +154,7 @@ def test_edit_and_save_of_a_failed_server_tries_again(qtbot: Any, aloop: Any, co
         # No "disconnected" from the replaced connection after the new one started.
         assert "closed" not in mine, mine
         status, title, middle = views(window, "broken")
-        assert status.startswith("ready") and title.startswith("broken — ready") and middle == ""
+        assert status.startswith("connected") and title.startswith("broken — connected") and middle == ""
         assert c.connection("broken") is not None
 
 

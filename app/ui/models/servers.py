@@ -8,17 +8,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
     QAbstractListModel,
     QByteArray,
     QCoreApplication,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     Qt,
 )
-from PySide6.QtGui import QColor, QIcon
+from PySide6.QtGui import QIcon
 
 from app.mcp.events import WAITING_FOR_APPROVAL, WAITING_FOR_BROWSER
 from app.ui.safe_text import plain_tooltip, visible_line
+from app.ui.theme import state_colour
 
 logger = logging.getLogger(__name__)
 
@@ -34,27 +37,51 @@ CLOSED = "closed"
 NEEDS_SIGN_IN = "needs_sign_in"
 DISABLED = "disabled"
 
-STATE_COLOURS = {
-    IDLE: QColor("#8a8f98"),
-    CONNECTING: QColor("#d39e00"),
-    INSTALLING: QColor("#d39e00"),  # in progress, like connecting: not a failure
-    READY: QColor("#2e9d4f"),
-    FAILED: QColor("#c62828"),
-    CLOSED: QColor("#8a8f98"),
-    # Not a failure: blue, the colour of "your turn" (GNOME's accent), not red or amber.
-    NEEDS_SIGN_IN: QColor("#3574e0"),
-    DISABLED: QColor("#b0b4ba"),
-}
-
-STATE_WORDS = {
-    IDLE: "not connected",
-    CONNECTING: "connecting…",
-    INSTALLING: "installing the server…",
-    READY: "ready",
+# Each state's look: its icon (app.ui.icons "state-KEY") and colour (app.ui.theme.state_colour),
+# both following the palette. Not a failure is never red: in progress is amber, "your turn" is
+# blue (sign in, allow it to run), at rest is grey.
+STATE_KEYS = {
+    IDLE: "disconnected",
+    CONNECTING: "connecting",
+    INSTALLING: "installing",  # in progress, like connecting: not a failure
+    READY: "connected",
     FAILED: "failed",
     CLOSED: "disconnected",
+    NEEDS_SIGN_IN: "needs-sign-in",
     DISABLED: "disabled",
 }
+
+# The words of glossary.md (translated where shown: QCoreApplication.translate("ServerRow", w)).
+STATE_WORDS: dict[str, str] = {  # str(): QT_TRANSLATE_NOOP returns its text, typed object
+    IDLE: str(QT_TRANSLATE_NOOP("ServerRow", "not connected")),
+    CONNECTING: str(QT_TRANSLATE_NOOP("ServerRow", "connecting…")),
+    INSTALLING: str(QT_TRANSLATE_NOOP("ServerRow", "installing the server…")),
+    READY: str(QT_TRANSLATE_NOOP("ServerRow", "connected")),
+    FAILED: str(QT_TRANSLATE_NOOP("ServerRow", "couldn't connect")),
+    CLOSED: str(QT_TRANSLATE_NOOP("ServerRow", "disconnected")),
+    DISABLED: str(QT_TRANSLATE_NOOP("ServerRow", "disabled")),
+}
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("ServerRow", text)
+
+
+class ServerPlurals(QObject):
+    """Plurals through `self.tr(text, "", n)`: the form pyside6-lupdate marks as plural (numerus)."""
+
+    def tools(self, n: int) -> str:
+        return self.tr("%n tool(s)", "", n)
+
+
+_plural_words: list[ServerPlurals] = []
+
+
+def _plurals() -> ServerPlurals:
+    if not _plural_words:
+        _plural_words.append(ServerPlurals())
+    return _plural_words[0]
+
 
 # The engine's reason when a server simply wants a sign-in; any other reason is worth showing.
 PLAIN_SIGN_IN_REASON = "sign in needed"
@@ -97,14 +124,41 @@ class ServerRow:
     def signed_in(self) -> bool:
         return bool(self.auth is not None and getattr(self.auth, "signed_in", False))
 
+    @property
+    def shown_state(self) -> str:
+        """The state as the list shows it: a disabled server at rest reads "disabled"."""
+        return DISABLED if self.disabled and self.state in (IDLE, CLOSED) else self.state
+
+    def state_key(self) -> str:
+        """Which look (icon and colour) the row has: a STATE_KEYS value, or "waiting"."""
+        if self.waiting_for_sign_in:
+            return "needs-sign-in"
+        if self.waiting_for_approval and not self.declined:
+            return "waiting"
+        return STATE_KEYS.get(self.shown_state, "disconnected")
+
+    def title_text(self) -> str:
+        """The row's first line: the name the person knows it by (the window, the guide and the
+        menus say it too); the server's own title is in the tooltip."""
+        return visible_line(self.name)
+
+    def tool_count_text(self) -> str:
+        """'12 tools' while connected and the count is known, else ''."""
+        if self.shown_state != READY or self.tool_count is None:
+            return ""
+        return _plurals().tools(self.tool_count)
+
     def status_text(self) -> str:
-        """One line a person can read: 'ready · 12 tools', 'failed: command not found'."""
-        base = self._state_text()
+        """One line a person can read: 'connected · 12 tools', "couldn't connect: command not found"."""
+        base = self.state_text()
+        count = self.tool_count_text()
+        if count:
+            base = f"{base} · {count}"
         return f"{base} · {self.note}" if self.note else base
 
-    def _state_text(self) -> str:
-        state = DISABLED if self.disabled and self.state in (IDLE, CLOSED) else self.state
-        words = STATE_WORDS.get(state, state)
+    def state_text(self) -> str:
+        """The state in words (and why, when it did not connect), without the tool count."""
+        state = self.shown_state
         if state == NEEDS_SIGN_IN:
             needed = QCoreApplication.translate("ServerRow", "sign in needed")
             if self.reason and self.reason.strip().lower() != PLAIN_SIGN_IN_REASON:
@@ -120,13 +174,12 @@ class ServerRow:
         if self.waiting_for_sign_in:
             return QCoreApplication.translate("ServerRow", "waiting for you to sign in…")
         if self.waiting_for_approval and not self.declined:
-            return QCoreApplication.translate("ServerRow", "waiting for your approval")
+            return QCoreApplication.translate("ServerRow", "waiting for your OK")
         if state == FAILED and self.reason:
-            return f"failed: {self.reason}"
-        if state == READY and self.tool_count is not None:
-            noun = "tool" if self.tool_count == 1 else "tools"
-            return f"{words} · {self.tool_count} {noun}"
-        return words
+            # The reason is the engine's (English) or the server's own words: not translated here.
+            return QCoreApplication.translate("ServerRow", "couldn't connect: %1").replace("%1", self.reason)
+        words = STATE_WORDS.get(state)
+        return _tr(words) if words is not None else state
 
 
 class ServerListModel(QAbstractListModel):
@@ -140,6 +193,10 @@ class ServerListModel(QAbstractListModel):
     StateColourRole = Qt.ItemDataRole.UserRole + 6
     TransportRole = Qt.ItemDataRole.UserRole + 7
     DisabledRole = Qt.ItemDataRole.UserRole + 8
+    StateKeyRole = Qt.ItemDataRole.UserRole + 9  # "connected", "failed", …: the icon and colour
+    StateTextRole = Qt.ItemDataRole.UserRole + 10  # the state in words, without the tool count
+    ToolCountTextRole = Qt.ItemDataRole.UserRole + 11  # "12 tools", or ""
+    TitleRole = Qt.ItemDataRole.UserRole + 12  # the first line: the name, invisible characters shown
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -159,7 +216,13 @@ class ServerListModel(QAbstractListModel):
             return visible_line(row.name)
         if role == Qt.ItemDataRole.ToolTipRole:
             # The reason is the server's own words (its stderr): escaped, or Qt may render HTML.
-            return plain_tooltip(f"{row.name} ({row.transport})\n{row.status_text()}")
+            where = (
+                QCoreApplication.translate("ServerRow", "runs on this computer")
+                if row.transport == "stdio"
+                else QCoreApplication.translate("ServerRow", "runs on the internet")
+            )
+            title = f"{row.title}\n" if row.title and row.title != row.name else ""
+            return plain_tooltip(f"{row.name} ({where})\n{title}{row.status_text()}")
         if role == Qt.ItemDataRole.AccessibleTextRole:
             return visible_line(f"{row.name}, {row.status_text()}")
         if role == Qt.ItemDataRole.DecorationRole:
@@ -173,8 +236,15 @@ class ServerListModel(QAbstractListModel):
         if role == self.StatusTextRole:
             return visible_line(row.status_text())
         if role == self.StateColourRole:
-            state = DISABLED if row.disabled and row.state in (IDLE, CLOSED) else row.state
-            return STATE_COLOURS.get(state, STATE_COLOURS[IDLE])
+            return state_colour(row.state_key())
+        if role == self.StateKeyRole:
+            return row.state_key()
+        if role == self.StateTextRole:
+            return visible_line(row.state_text())
+        if role == self.ToolCountTextRole:
+            return row.tool_count_text()
+        if role == self.TitleRole:
+            return row.title_text()
         if role == self.TransportRole:
             return row.transport
         if role == self.DisabledRole:
@@ -193,6 +263,10 @@ class ServerListModel(QAbstractListModel):
                 self.StateColourRole: QByteArray(b"stateColour"),
                 self.TransportRole: QByteArray(b"transport"),
                 self.DisabledRole: QByteArray(b"disabled"),
+                self.StateKeyRole: QByteArray(b"stateKey"),
+                self.StateTextRole: QByteArray(b"stateText"),
+                self.ToolCountTextRole: QByteArray(b"toolCountText"),
+                self.TitleRole: QByteArray(b"title"),
             }
         )
         return names
