@@ -1,0 +1,178 @@
+"""The window's translations are complete and say the same thing for the same idea.
+
+- `packaging/translations.py check` reports nothing: no string new in a source and missing from
+  its .ts file, none gone from the source but still in the file, none unfinished. One test per
+  source module (`test_module_translated[app.ui.window]`), so a failure names the module, and
+  with it the owner who has to run `update`, `todo` and `apply` for it.
+- The glossary: wherever an English source says one of the glossary's words, its Simplified
+  Chinese says the glossary's Chinese word ("connected" → 已连接, never 就绪).
+- The `.qm` files build, and the English one gives English plurals.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+import xml.etree.ElementTree as ET
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@cache
+def translations() -> ModuleType:
+    """packaging/translations.py (loaded by path: `packaging` on PyPI is another package)."""
+    spec = importlib.util.spec_from_file_location("desk_translations", ROOT / "packaging" / "translations.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@cache
+def problems() -> tuple[str, ...]:
+    return tuple(translations().check())
+
+
+def _modules() -> list[str]:
+    return [translations().module_of(p) for p in translations().sources()]
+
+
+@pytest.mark.parametrize("module", _modules())
+def test_module_translated(module: str) -> None:
+    """This module's strings are all in its .ts files and all translated (zh_CN; en plurals).
+
+    To fix: `python packaging/translations.py update app/ui/THE_MODULE.py`, then `todo`, fill in,
+    `apply` (see packaging/translations.py)."""
+    mine = [line for line in problems() if f"/{module}.ts:" in line]
+    assert not mine, "\n".join(mine)
+
+
+def test_no_translation_file_without_its_module() -> None:
+    """Every .ts file belongs to a module that still has strings (a full `update` drops the others)."""
+    modules = set(_modules())
+    base = translations().I18N
+    stray = [str(p.relative_to(base)) for p in base.glob("*/*.ts") if p.stem not in modules]
+    assert not stray, stray
+
+
+def test_check_finds_a_new_string(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check itself can fail: a source with a string its .ts file lacks is reported."""
+    t = translations()
+    ui = tmp_path / "app" / "ui"
+    ui.mkdir(parents=True)
+    (ui / "sample.py").write_text(
+        "from PySide6.QtCore import QCoreApplication\n"
+        "def f() -> str:\n"
+        '    return QCoreApplication.translate("Sample", "Connected")\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(t, "ROOT", tmp_path)
+    monkeypatch.setattr(t, "SOURCES", tmp_path / "app" / "ui")
+    base = tmp_path / "resources" / "i18n"
+    monkeypatch.setattr(t, "I18N", base)
+    found = t.check()
+    assert any("zh_CN/app.ui.sample.ts" in line for line in found), found
+    t.update([], base=base, quiet=True)
+    found = t.check()
+    assert found == ["zh_CN/app.ui.sample.ts: unfinished: [Sample] 'Connected'"], found
+    entries = [{"context": "Sample", "source": "Connected", "translation": "已连接"}]
+    assert t.apply(entries, base=base) == 1
+    assert t.check() == []
+
+
+# ---- the glossary ------------------------------------------------------------------------------
+
+# The words on screen (the project's glossary of English and Simplified Chinese): an English
+# phrase (a regular expression, matched case-insensitively as whole words) and the Chinese word
+# its translation must contain. Only rows whose English is specific enough to be checked by
+# machine; the rest is for people reviewing a translation.
+GLOSSARY: tuple[tuple[str, str], ...] = (
+    (r"(?<!not )(?<!n't )\bconnected\b", "已连接"),
+    (r"\bconnecting\b", "正在连接"),
+    (r"\bcouldn't connect\b", "无法连接"),
+    (r"\bsign in needed\b", "需要登录"),
+    (r"\bsign(ed)? in\b|\bsign-in\b", "登录"),
+    (r"\bsign(ed)? out\b", "退出登录"),
+    (r"\b(api )?keys?\b(?! ?chain)", "密钥"),
+    (r"\bkeychain\b", "钥匙串"),
+    (r"\bdiagnose\b", "诊断"),
+    (r"\bactivity log\b", "活动日志"),
+    (r"\bdeveloper mode\b", "开发者模式"),
+    (r"\bserver directory\b", "服务器目录"),
+    (r"\bserver packages?\b", "服务器安装包"),
+    (r"\binstalling the server\b", "正在安装服务器"),
+    (r"\bnot set\b", "未设置"),
+    (r"\bthe tool reported a problem\b", "工具报告了错误"),
+    (r"\bthe call failed\b", "调用失败"),
+    (r"\bresult data\b", "结果数据"),
+    (r"\bonly reads\b", "只读"),
+    (r"\bsafe to repeat\b", "可重复执行"),
+    (r"\bfolders the server may use\b", "允许访问的文件夹"),
+    (r"\bruns on this computer\b", "在本机运行"),
+    (r"\btools?\b", "工具"),
+    (r"\bresources?\b", "资源"),
+    (r"\bservers?\b", "服务器"),
+)
+
+
+def _zh_messages() -> list[tuple[str, str, str, str]]:
+    """(file, context, source, translation) of every finished zh_CN message."""
+    found = []
+    for path in sorted((translations().I18N / "zh_CN").glob("*.ts")):
+        for context in ET.parse(path).getroot().iter("context"):
+            name = context.findtext("name") or ""
+            for message in context.iter("message"):
+                tr = message.find("translation")
+                if tr is None or tr.get("type") in ("unfinished", "obsolete", "vanished"):
+                    continue
+                forms = [f.text or "" for f in tr.iter("numerusform")] or [tr.text or ""]
+                found.append((path.name, name, message.findtext("source") or "", " ".join(forms)))
+    return found
+
+
+def glossary_problems(messages: list[tuple[str, str, str, str]]) -> list[str]:
+    wrong = []
+    for file, context, source, translation in messages:
+        plain = source.replace("&", "")  # mnemonics: "&Sign in" is "Sign in"
+        for english, chinese in GLOSSARY:
+            if re.search(english, plain, re.IGNORECASE) and chinese not in translation:
+                wrong.append(f"{file} [{context}] {source!r} → {translation!r}: say {chinese} for {english}")
+    return wrong
+
+
+def test_glossary_words_in_chinese() -> None:
+    problems = glossary_problems(_zh_messages())
+    assert not problems, "\n".join(problems)
+
+
+def test_glossary_check_can_fail() -> None:
+    assert glossary_problems([("x.ts", "C", "Connected", "就绪")])
+    assert glossary_problems([("x.ts", "C", "Type the API key", "输入 API 令牌")])
+    assert not glossary_problems([("x.ts", "C", "Not connected", "未连接")])
+    assert not glossary_problems([("x.ts", "C", "your computer's keychain", "系统钥匙串")])
+    assert not glossary_problems([("x.ts", "C", "&Sign in", "登录(&S)")])
+
+
+# ---- the .qm files -----------------------------------------------------------------------------
+
+
+def test_release_builds_english_plurals(tmp_path: Path) -> None:
+    from PySide6.QtCore import QTranslator
+
+    made = translations().release(tmp_path)
+    assert {p.name for p in made} >= {"mcp-desk_en.qm", "mcp-desk_zh_CN.qm"}
+    en = QTranslator()
+    assert en.load(str(tmp_path / "mcp-desk_en.qm"))
+    # QTranslator gives the form; QCoreApplication.translate puts the number in for %n.
+    assert en.translate("RegistryBrowser", "%n server(s)", "", 1) == "%n server"
+    assert en.translate("RegistryBrowser", "%n server(s)", "", 3) == "%n servers"
+    zh = QTranslator()
+    assert zh.load(str(tmp_path / "mcp-desk_zh_CN.qm"))
+    assert zh.translate("RegistryBrowser", "Server directory") == "服务器目录"
