@@ -11,28 +11,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 import xml.etree.ElementTree as ET
 from functools import cache
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-@cache
-def translations() -> ModuleType:
-    """packaging/translations.py (loaded by path: `packaging` on PyPI is another package)."""
-    spec = importlib.util.spec_from_file_location("desk_translations", ROOT / "packaging" / "translations.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+from tests.support.languages import translations
 
 
 @cache
