@@ -40,6 +40,57 @@ def test_module_translated(module: str) -> None:
     assert not mine, "\n".join(mine)
 
 
+HIDDEN = re.compile(
+    r"""\b_tr\(                                # a wrapper: lupdate sees its calls as nothing
+      | \btr\(\s*(?:f["']|[^"'\s)])            # tr(variable), tr(f"…")
+      | \btranslate\(\s*(?:f["']|[^"'\s])      # translate(CONTEXT, …), a context not literal
+      | \btranslate\(\s*["'](?P<context>[^"']*)["']\s*,\s*(?:f["']|[^"'\s])   # ("C", variable)
+    """,
+    re.VERBOSE,
+)
+
+
+def hidden_strings(text: str) -> list[str]:
+    """The lines of a source with a translation call whose text lupdate cannot extract."""
+    found = []
+    for match in HIDDEN.finditer(text):
+        context = match.group("context")
+        if context is not None and re.search(rf"QT_TRANSLATE_NOOP\(\s*[\"']{re.escape(context)}[\"']", text):
+            continue  # constants marked for this context where they are defined: lupdate has them
+        line = text.count("\n", 0, match.start()) + 1
+        found.append(f"line {line}: {text.splitlines()[line - 1].strip()}")
+    return found
+
+
+def _ui_modules() -> list[Path]:
+    return sorted(translations().SOURCES.rglob("*.py"))
+
+
+@pytest.mark.parametrize("source", _ui_modules(), ids=lambda p: translations().module_of(p))
+def test_module_strings_visible_to_lupdate(source: Path) -> None:
+    """Every translated string is a literal in a tr()/translate() call, so lupdate extracts it:
+    `_tr(text)` wrappers, `self.tr(VARIABLE)`, f-strings and a context in a variable are
+    translated at run time only if someone typed the translation by hand. Use
+    `QCoreApplication.translate("Context", "literal")` or `self.tr("literal")`; module-level
+    constants with `QT_TRANSLATE_NOOP("Context", "…")` and a `translate("Context", constant)` at
+    the place they are shown (`# noqa: lupdate` on that line says it is so)."""
+    text = source.read_text(encoding="utf-8")
+    hidden = [h for h in hidden_strings(text) if "noqa: lupdate" not in h]
+    assert not hidden, "\n".join(hidden)
+
+
+def test_hidden_strings_are_found() -> None:
+    assert hidden_strings('x = _tr("Add")\n')
+    assert hidden_strings("x = self.tr(LABELS[a])\n")
+    assert hidden_strings('x = self.tr(f"{n} tools")\n')
+    assert hidden_strings('x = QCoreApplication.translate(CONTEXT, "Add")\n')
+    assert hidden_strings('x = QCoreApplication.translate("C", text)\n')
+    assert not hidden_strings('x = self.tr(\n    "Add"\n)\ny = QCoreApplication.translate("C", "Add")\n')
+    assert not hidden_strings('x = self.tr("%n tool(s)", "", n)\ny = str(value)\n')
+    marked = 'A = QT_TRANSLATE_NOOP("C", "done")\nx = QCoreApplication.translate("C", A)\n'
+    assert not hidden_strings(marked)
+
+
 def test_no_translation_file_without_its_module() -> None:
     """Every .ts file belongs to a module that still has strings (a full `update` drops the others)."""
     modules = set(_modules())
