@@ -34,6 +34,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "app" / "ui"
+CORE_SOURCES = (ROOT / "app" / "mcp" / "reasons.py",)
+"""Core modules with strings marked for the window (`QT_TRANSLATE_NOOP`, their own Qt-free one)."""
 I18N = ROOT / "resources" / "i18n"
 # language -> extra lupdate options
 LANGS: dict[str, list[str]] = {"zh_CN": [], "en": ["-pluralonly"]}
@@ -67,7 +69,7 @@ def module_of(source: Path) -> str:
 
 def sources() -> list[Path]:
     found = []
-    for path in sorted(SOURCES.rglob("*.py")):
+    for path in [*sorted(SOURCES.rglob("*.py")), *(p for p in CORE_SOURCES if p.exists())]:
         text = path.read_text(encoding="utf-8")
         if any(marker in text for marker in MARKERS):
             found.append(path)

@@ -25,6 +25,8 @@ from __future__ import annotations
 import datetime as _dt
 import logging
 import os
+import re
+from functools import cache
 from pathlib import Path
 
 from PySide6.QtCore import (
@@ -191,6 +193,69 @@ def uninstall_translators(app: QCoreApplication | None = None) -> None:
     if _previous_locale is not None:
         QLocale.setDefault(_previous_locale)
         _previous_locale = None
+
+
+# ---- the engine's sentences ---------------------------------------------------------------------
+
+REASON_LIMIT = 4000
+"""Longer sentences are shown as they are: matching them against the templates costs too much."""
+REASON_DEPTH = 4
+
+
+@cache
+def _reason_patterns() -> tuple[dict[str, str], tuple[tuple[str, re.Pattern[str]], ...]]:
+    """The engine's sentences without values (looked up as they are), and the patterns of those
+    with values, in the order they are tried."""
+    from app.mcp.reasons import TEMPLATES, VALUE_PATTERNS
+
+    exact: dict[str, str] = {}
+    patterns = []
+    for template in dict.fromkeys(TEMPLATES):
+        if not re.search(r"%\d", template):
+            exact[template] = template
+            continue
+        parts, seen = [], set()
+        special = VALUE_PATTERNS.get(template, {})
+        for piece in re.split(r"(%\d)", template):
+            if re.fullmatch(r"%\d", piece):
+                n = piece[1]
+                parts.append(f"(?P=v{n})" if n in seen else f"(?P<v{n}>{special.get(n, '.*?')})")
+                seen.add(n)
+            else:
+                parts.append(re.escape(piece))
+        patterns.append((template, re.compile("".join(parts), re.DOTALL)))
+    return exact, tuple(patterns)
+
+
+def translate_reason(text: str, _depth: int = 0) -> str:
+    """An English sentence from the engine (why a server could not connect, app.mcp.reasons) in
+    the window's language: matched back to its template, the template translated, the values put
+    back in (each translated too when it is a sentence of its own). Anything else is returned as
+    it is: a server's own words, a sentence without a template."""
+    if not text or len(text) > REASON_LIMIT or _depth > REASON_DEPTH:
+        return text
+    exact, patterns = _reason_patterns()
+    if text in exact:
+        return QCoreApplication.translate("Reasons", text)
+    for template, pattern in patterns:
+        match = pattern.fullmatch(text)
+        if match is None:
+            continue
+        found = match.groupdict()
+        values = {key[1:]: translate_reason(value, _depth + 1) for key, value in found.items()}
+        if _glue(template) and all(values[k[1:]] == v for k, v in found.items()):
+            continue  # "%1: %2" around words that are no sentence of ours: someone else's text
+        return _put_back(QCoreApplication.translate("Reasons", template), values)
+    return text
+
+
+def _glue(template: str) -> bool:
+    """A template of values and punctuation only ("%1: %2")."""
+    return not re.search(r"[A-Za-z]", re.sub(r"%\d", "", template))
+
+
+def _put_back(template: str, values: dict[str, str]) -> str:
+    return re.sub(r"%(\d)", lambda m: values.get(m.group(1), m.group(0)), template)
 
 
 # ---- dates, times and numbers the locale's way -------------------------------------------------
