@@ -47,6 +47,8 @@ from PySide6.QtWidgets import (
     QListView,
     QPushButton,
     QSplitter,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
@@ -169,6 +171,16 @@ class ResultsModel(QAbstractListModel):
                 self.dataChanged.emit(idx, idx, [Qt.ItemDataRole.DecorationRole])
 
 
+class ResultDelegate(QStyledItemDelegate):
+    """Rows of two lines (title · where it runs, then the summary) with room for both whatever the
+    script: Chinese text comes from a fallback font with taller lines than the style measures, and
+    the second line was elided away."""
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        size = super().sizeHint(option, index)
+        return QSize(size.width(), size.height() + option.fontMetrics.height() // 2)
+
+
 class RegistryBrowser(QWidget):
     """Signals:
     results_shown(int): a search (or another page) was shown; the number of rows now.
@@ -228,6 +240,7 @@ class RegistryBrowser(QWidget):
         self.list = QListView()
         self.list.setObjectName("registryResults")
         self.list.setModel(self.model)
+        self.list.setItemDelegate(ResultDelegate(self.list))
         self.list.setIconSize(QSize(ICON_SIZE, ICON_SIZE))
         self.list.setUniformItemSizes(True)
         self.list.setSpacing(3)
