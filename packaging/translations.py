@@ -4,7 +4,7 @@
     python packaging/translations.py todo [--lang zh_CN]        # unfinished strings, as JSON
     python packaging/translations.py apply FILE.json            # fill translations from a JSON list
     python packaging/translations.py release [--out DIR]        # .ts -> resources/i18n/mcp-desk_LANG.qm
-    python packaging/translations.py check                      # exit 1: a string new, gone, unfinished
+    python packaging/translations.py check [app/ui/x.py ...]    # exit 1: a string new, gone, unfinished
 
 Why one `.ts` per module (resources/i18n/LANG/app.ui.window.ts for app/ui/window.py): the files
 follow the ownership of the sources, so two people changing two modules never edit the same
@@ -291,7 +291,8 @@ def main(argv: list[str] | None = None) -> int:
     p_apply.add_argument("file", type=Path)
     p_release = sub.add_parser("release")
     p_release.add_argument("--out", type=Path, default=I18N)
-    sub.add_parser("check")
+    p_check = sub.add_parser("check")
+    p_check.add_argument("paths", nargs="*", type=Path, help="only these modules' files")
     args = parser.parse_args(argv)
     if args.command == "update":
         update([p.resolve() for p in args.paths])
@@ -305,6 +306,9 @@ def main(argv: list[str] | None = None) -> int:
             print(qm)
     elif args.command == "check":
         problems = check()
+        if args.paths:
+            mine = [f"/{module_of(p)}.ts:" for p in args.paths]
+            problems = [line for line in problems if any(m in line for m in mine)]
         for line in problems:
             print(line)
         return 1 if problems else 0

@@ -42,21 +42,32 @@ def test_module_translated(module: str) -> None:
 
 HIDDEN = re.compile(
     r"""\b_tr\(                                # a wrapper: lupdate sees its calls as nothing
-      | \btr\(\s*(?:f["']|[^"'\s)])            # tr(variable), tr(f"…")
+      | \btr\(\s*(?P<name>f["']|[^"'\s)][\w.]*)   # tr(variable), tr(f"…")
       | \btranslate\(\s*(?:f["']|[^"'\s])      # translate(CONTEXT, …), a context not literal
-      | \btranslate\(\s*["'](?P<context>[^"']*)["']\s*,\s*(?:f["']|[^"'\s])   # ("C", variable)
+      | \btranslate\(\s*["'][^"']*["']\s*,\s*(?P<value>f["']|[^"'\s][\w.]*)   # ("C", variable)
     """,
     re.VERBOSE,
 )
+
+
+def _marked(name: str, text: str) -> bool:
+    """`name` is a constant whose strings are marked where it is defined (QT_TRANSLATE_NOOP or
+    QT_TR_NOOP in its assignment, up to the next blank line): lupdate has them."""
+    name = name.split(".")[-1]
+    for found in re.finditer(rf"^\s*{re.escape(name)}\b[^=\n]*=(?!=)", text, re.MULTILINE):
+        block = text[found.start() :].split("\n\n", 1)[0]
+        if "QT_TR_NOOP(" in block or "QT_TRANSLATE_NOOP(" in block:
+            return True
+    return False
 
 
 def hidden_strings(text: str) -> list[str]:
     """The lines of a source with a translation call whose text lupdate cannot extract."""
     found = []
     for match in HIDDEN.finditer(text):
-        context = match.group("context")
-        if context is not None and re.search(rf"QT_TRANSLATE_NOOP\(\s*[\"']{re.escape(context)}[\"']", text):
-            continue  # constants marked for this context where they are defined: lupdate has them
+        name = match.group("name") or match.group("value")
+        if name and not name.startswith(("f'", 'f"')) and _marked(name, text):
+            continue
         line = text.count("\n", 0, match.start()) + 1
         found.append(f"line {line}: {text.splitlines()[line - 1].strip()}")
     return found
@@ -73,9 +84,10 @@ def test_module_strings_visible_to_lupdate(source: Path) -> None:
     translated at run time only if someone typed the translation by hand. Use
     `QCoreApplication.translate("Context", "literal")` or `self.tr("literal")`; module-level
     constants with `QT_TRANSLATE_NOOP("Context", "…")` and a `translate("Context", constant)` at
-    the place they are shown (`# noqa: lupdate` on that line says it is so)."""
+    the place they are shown (found by itself when the constant is defined in the module; else
+    an `# i18n: marked in MODULE` comment on that line says where)."""
     text = source.read_text(encoding="utf-8")
-    hidden = [h for h in hidden_strings(text) if "noqa: lupdate" not in h]
+    hidden = [h for h in hidden_strings(text) if "# i18n: marked" not in h]
     assert not hidden, "\n".join(hidden)
 
 
@@ -89,6 +101,11 @@ def test_hidden_strings_are_found() -> None:
     assert not hidden_strings('x = self.tr("%n tool(s)", "", n)\ny = str(value)\n')
     marked = 'A = QT_TRANSLATE_NOOP("C", "done")\nx = QCoreApplication.translate("C", A)\n'
     assert not hidden_strings(marked)
+    table = 'LABELS = {\n    "a": QT_TRANSLATE_NOOP("K", "Add"),\n}\n\n\nx = self.tr(LABELS[a])\n'
+    assert not hidden_strings(table)
+    unmarked = 'LABELS = {\n    "a": "Add",\n}\n\n\nx = self.tr(LABELS[a])\n'
+    assert hidden_strings(unmarked)
+    assert hidden_strings('x = self.tr(f"{GUIDE}")\n')
 
 
 def test_no_translation_file_without_its_module() -> None:

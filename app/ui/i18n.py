@@ -236,7 +236,7 @@ def translate_reason(text: str, _depth: int = 0) -> str:
         return text
     exact, patterns = _reason_patterns()
     if text in exact:
-        return QCoreApplication.translate("Reasons", text)
+        return QCoreApplication.translate("Reasons", text)  # i18n: marked in app.mcp.reasons
     for template, pattern in patterns:
         match = pattern.fullmatch(text)
         if match is None:
@@ -245,7 +245,8 @@ def translate_reason(text: str, _depth: int = 0) -> str:
         values = {key[1:]: translate_reason(value, _depth + 1) for key, value in found.items()}
         if _glue(template) and all(values[k[1:]] == v for k, v in found.items()):
             continue  # "%1: %2" around words that are no sentence of ours: someone else's text
-        return _put_back(QCoreApplication.translate("Reasons", template), values)
+        translated = QCoreApplication.translate("Reasons", template)  # i18n: marked in app.mcp.reasons
+        return _put_back(translated, values)
     return text
 
 
