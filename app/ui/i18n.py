@@ -22,12 +22,12 @@ keep the text they were built with.
 
 from __future__ import annotations
 
-import datetime as _dt
 import logging
 import os
 import re
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import (
     QCoreApplication,
@@ -261,16 +261,18 @@ def _put_back(template: str, values: dict[str, str]) -> str:
 
 # ---- dates, times and numbers the locale's way -------------------------------------------------
 
-When = float | int | _dt.datetime | QDateTime
-"""A moment: seconds since the epoch (time.time()), a datetime (naive = local time) or a QDateTime."""
+if TYPE_CHECKING:  # datetime is not imported at start-up for this
+    import datetime
+
+    When = float | int | datetime.datetime | QDateTime
+    """A moment: seconds since the epoch (time.time()), a datetime (naive = local time) or a QDateTime."""
 
 
 def _qdatetime(when: When) -> QDateTime:
     if isinstance(when, QDateTime):
         return when
-    if isinstance(when, _dt.datetime):
-        when = when.timestamp()
-    return QDateTime.fromMSecsSinceEpoch(round(float(when) * 1000))
+    seconds = when if isinstance(when, int | float) else when.timestamp()
+    return QDateTime.fromMSecsSinceEpoch(round(float(seconds) * 1000))
 
 
 def format_number(value: float, decimals: int | None = None) -> str:
