@@ -145,6 +145,32 @@ def test_directory_and_package_actions_and_the_directory_window(qtbot: Any, wind
     assert not problems, "\n".join(problems)
 
 
+def test_the_directory_finds_servers_in_chinese(qtbot: Any, window: Any) -> None:
+    """The local directory (tests/servers/registry_server.py): counts, where each runs, details."""
+    from tests.servers.registry_server import start_registry
+
+    with start_registry() as fx:
+        window.controller.store.app_settings["registryUrl"] = fx.base
+        window.findChild(QAction, "browseRegistryAction").trigger()
+        browser = window.registry_browser
+        try:
+            qtbot.waitUntil(
+                lambda: browser.state == "results" and browser.model.rowCount() > 0, timeout=10000
+            )
+            n = browser.model.rowCount()
+            assert browser.status.text() == f"{n} 个服务器"
+            first = browser.model.data(browser.model.index(0))
+            assert "在本机运行" in first or "远程服务器" in first, first
+            qtbot.waitUntil(lambda: browser.current is not None)
+            assert "版" in browser.detail_meta.text(), browser.detail_meta.text()
+            ways = [browser.way_box.itemText(i) for i in range(browser.way_box.count())]
+            assert ways and all(w.startswith(("在本机运行：", "远程服务器：")) for w in ways), ways
+            assert browser.add_button.text() == "添加…"
+        finally:
+            browser.close()
+            qtbot.waitUntil(lambda: browser._client is None, timeout=5000)
+
+
 def test_qt_standard_buttons_in_the_add_dialog(qtbot: Any, window: Any) -> None:
     window.add_server()
     qtbot.waitUntil(lambda: getattr(window, "server_dialog", None) is not None)
