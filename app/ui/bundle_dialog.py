@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from app.bundles.archive import Bundle
     from app.bundles.compat import Compatibility
     from app.bundles.installed import Installed
+    from app.bundles.signature import Signature
     from app.config.store import ConfigStore
 
 logger = logging.getLogger(__name__)
@@ -41,6 +42,30 @@ SUFFIXES = (".mcpb", ".dxt")
 
 def menu_text() -> str:
     return QCoreApplication.translate("BundleDialog", "Install a server package (.mcpb)…")
+
+
+def signature_text(sig: Signature) -> str:
+    """What the package's signature says, in the window's language (`Signature.describe()` is the
+    command line's English)."""
+    if sig.status == "unsigned":
+        return QCoreApplication.translate(
+            "BundleDialog", "This package is not signed: nothing says who made it."
+        )
+    if sig.status == "unreadable":
+        return QCoreApplication.translate(
+            "BundleDialog", "This package carries a signature that could not be read; it was not verified."
+        )
+    if sig.subject and sig.self_signed:
+        text = QCoreApplication.translate(
+            "BundleDialog", "Signed by %1 (a certificate it made itself); the signature was not verified."
+        )
+    elif sig.subject:
+        text = QCoreApplication.translate("BundleDialog", "Signed by %1; the signature was not verified.")
+    else:
+        return QCoreApplication.translate(
+            "BundleDialog", "Signed by an unknown signer; the signature was not verified."
+        )
+    return text.replace("%1", visible_line(sig.subject))
 
 
 def is_bundle_path(path: Path) -> bool:
@@ -193,7 +218,7 @@ async def _update(window: Any, rec: Installed, bundle: Bundle) -> str | None:
         text,
         informative=QCoreApplication.translate("BundleDialog", "Your settings and keys are kept.")
         + "\n"
-        + bundle.signature.describe(),
+        + signature_text(bundle.signature),
         yes=QCoreApplication.translate("BundleDialog", "Update"),
         no=QCoreApplication.translate("BundleDialog", "Cancel"),
     )

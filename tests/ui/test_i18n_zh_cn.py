@@ -301,3 +301,14 @@ def test_diagnose_dialog(qtbot: Any, window: Any) -> None:
     if "诊断" not in dialog.windowTitle():
         problems.append(f"the title does not say 诊断 (the glossary's “diagnose”): {dialog.windowTitle()!r}")
     assert not problems, "still in English in the Diagnose dialog:\n" + "\n".join(problems)
+
+
+def test_package_signatures_in_chinese(zh: None) -> None:
+    from app.bundles.signature import Signature
+    from app.ui.bundle_dialog import signature_text
+
+    assert signature_text(Signature("unsigned", 0)) == "此安装包没有签名：无从得知它由谁制作。"
+    signed = Signature("signed", 0, subject="CN=Example Ltd", self_signed=True)
+    assert signature_text(signed) == "由 CN=Example Ltd 签名（使用自己制作的证书），签名未经验证。"
+    assert not english(signature_text(Signature("unreadable", 0)))
+    assert not english(signature_text(Signature("signed", 0)))

@@ -8,6 +8,26 @@
         <translation>安装服务器安装包（.mcpb）…</translation>
     </message>
     <message>
+        <source>This package is not signed: nothing says who made it.</source>
+        <translation>此安装包没有签名：无从得知它由谁制作。</translation>
+    </message>
+    <message>
+        <source>This package carries a signature that could not be read; it was not verified.</source>
+        <translation>此安装包带有无法读取的签名，签名未经验证。</translation>
+    </message>
+    <message>
+        <source>Signed by %1 (a certificate it made itself); the signature was not verified.</source>
+        <translation>由 %1 签名（使用自己制作的证书），签名未经验证。</translation>
+    </message>
+    <message>
+        <source>Signed by %1; the signature was not verified.</source>
+        <translation>由 %1 签名，签名未经验证。</translation>
+    </message>
+    <message>
+        <source>Signed by an unknown signer; the signature was not verified.</source>
+        <translation>由未知的签名者签名，签名未经验证。</translation>
+    </message>
+    <message>
         <source>Install a server package</source>
         <translation>安装服务器安装包</translation>
     </message>
