@@ -153,8 +153,8 @@ GLOSSARY: tuple[tuple[str, str], ...] = (
     (r"\bconnecting(?:…|\.\.\.| to\b)", "正在连接"),  # the state, not "finish connecting"
     (r"\bcouldn't connect\b", "无法连接"),
     (r"\bsign in needed\b", "需要登录"),
-    (r"\bsign(ed)? in\b|\bsign-in\b", "登录"),
-    (r"\bsign(ed)? out\b", "退出登录"),
+    (r"\bsign(?:ed|ing)? in\b|\bsign-ins?\b", "登录"),
+    (r"\bsign(?:ed|ing)? out\b", "退出登录"),
     (r"\b(api )?keys?\b(?! ?chain)", "密钥"),
     (r"\bkeychain\b", "钥匙串"),
     (r"\bdiagnose\b", "诊断"),
@@ -213,6 +213,11 @@ def test_glossary_check_can_fail() -> None:
     assert not glossary_problems([("x.ts", "C", "Not connected", "未连接")])
     assert not glossary_problems([("x.ts", "C", "your computer's keychain", "系统钥匙串")])
     assert not glossary_problems([("x.ts", "C", "&Sign in", "登录(&S)")])
+    assert glossary_problems([("x.ts", "C", "Keys and sign-ins…", "密钥和授权…")])
+    assert glossary_problems([("x.ts", "C", "Connecting to %1…", "连接 %1 中…")])
+    assert not glossary_problems(
+        [("x.ts", "C", "the server did not finish connecting", "服务器没有完成连接")]
+    )
 
 
 # ---- the .qm files -----------------------------------------------------------------------------
