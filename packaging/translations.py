@@ -31,6 +31,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "app" / "ui"
@@ -39,6 +40,8 @@ CORE_SOURCES = (ROOT / "app" / "mcp" / "reasons.py",)
 I18N = ROOT / "resources" / "i18n"
 # language -> extra lupdate options
 LANGS: dict[str, list[str]] = {"zh_CN": [], "en": ["-pluralonly"]}
+if TYPE_CHECKING:
+    Tree = ET.ElementTree[ET.Element[str]]  # a parsed .ts file (its root is never None)
 MARKERS = ("tr(", "translate(", "QT_TR_NOOP", "QT_TRANSLATE_NOOP")
 
 
@@ -83,7 +86,7 @@ def ts_path(lang: str, module: str, base: Path = I18N) -> Path:
 # ---- reading and writing .ts files -------------------------------------------------------------
 
 
-def _messages(tree: ET.ElementTree) -> Iterable[tuple[str, ET.Element]]:
+def _messages(tree: Tree) -> Iterable[tuple[str, ET.Element]]:
     for context in tree.getroot().iter("context"):
         name = context.findtext("name") or ""
         for message in context.iter("message"):
@@ -99,7 +102,7 @@ def _finished(message: ET.Element) -> bool:
     return translation is not None and translation.get("type") not in ("unfinished", "obsolete", "vanished")
 
 
-def _write(tree: ET.ElementTree, path: Path) -> None:
+def _write(tree: Tree, path: Path) -> None:
     """Write a .ts file the way lupdate does (contexts at the margin, `<x></x>` for empty elements,
     quotes as entities), so the next `update` leaves a file that `apply` wrote unchanged."""
     root = tree.getroot()
