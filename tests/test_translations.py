@@ -41,10 +41,10 @@ def test_module_translated(module: str) -> None:
 
 
 HIDDEN = re.compile(
-    r"""\b_tr\(                                # a wrapper: lupdate sees its calls as nothing
-      | \btr\(\s*(?P<name>f["']|[^"'\s)][\w.]*)   # tr(variable), tr(f"…")
-      | \btranslate\(\s*(?:f["']|[^"'\s])      # translate(CONTEXT, …), a context not literal
-      | \btranslate\(\s*["'][^"']*["']\s*,\s*(?P<value>f["']|[^"'\s][\w.]*)   # ("C", variable)
+    r"""\b_tr\(\s*(?:f?["'])                   # a literal handed to a wrapper: lupdate misses it
+      | \btr\(\s*(?P<name>f["']|(?:str\()?[^"'\s)][\w.]*)   # tr(variable), tr(f"…")
+      | \btranslate\(\s*(?:f["']|[^"'\s][\w.]*\s*,\s*(?P<value2>f["']|(?:str\()?[^"'\s][\w.]*)?)  # (CTX, …)
+      | \btranslate\(\s*["'](?P<context>[^"']*)["']\s*,\s*(?P<value>f["']|(?:str\()?[^"'\s][\w.]*)
     """,
     re.VERBOSE,
 )
@@ -53,7 +53,7 @@ HIDDEN = re.compile(
 def _marked(name: str, text: str) -> bool:
     """`name` is a constant whose strings are marked where it is defined (QT_TRANSLATE_NOOP or
     QT_TR_NOOP in its assignment, up to the next blank line): lupdate has them."""
-    name = name.split(".")[-1]
+    name = name.removeprefix("str(").split(".")[-1]
     for found in re.finditer(rf"^\s*{re.escape(name)}\b[^=\n]*=(?!=)", text, re.MULTILINE):
         block = text[found.start() :].split("\n\n", 1)[0]
         if "QT_TR_NOOP(" in block or "QT_TRANSLATE_NOOP(" in block:
@@ -61,12 +61,31 @@ def _marked(name: str, text: str) -> bool:
     return False
 
 
+def _parameter(name: str, text: str, at: int) -> bool:
+    """`name` is a parameter of the function around `at`: a wrapper (`def _tr(text): return
+    translate("C", text)`), whose callers are checked instead (a literal handed to it is found)."""
+    defs = list(re.finditer(r"^\s*(?:async\s+)?def\s+\w+\((?P<params>[^)]*)\)", text[:at], re.MULTILINE))
+    return bool(defs) and re.search(rf"\b{re.escape(name)}\b", defs[-1].group("params")) is not None
+
+
 def hidden_strings(text: str) -> list[str]:
-    """The lines of a source with a translation call whose text lupdate cannot extract."""
+    """The lines of a source with a translation call whose text lupdate cannot extract.
+
+    Allowed: a variable that holds marked strings — a constant marked where it is defined, or
+    any value in a context the module marks with QT_TRANSLATE_NOOP (a `_tr(word)` wrapper over
+    such words included); calls quoted in comments and docstrings (after a # or a backtick)."""
     found = []
     for match in HIDDEN.finditer(text):
-        name = match.group("name") or match.group("value")
-        if name and not name.startswith(("f'", 'f"')) and _marked(name, text):
+        start = text.rfind("\n", 0, match.start()) + 1
+        if "#" in text[start : match.start()] or "`" in text[start : match.start()]:
+            continue
+        name = match.group("name") or match.group("value") or match.group("value2")
+        literal_f = bool(name) and name.startswith(("f'", 'f"'))
+        if name and not literal_f and (_marked(name, text) or _parameter(name, text, match.start())):
+            continue
+        context = match.group("context")
+        noop = rf"QT_TRANSLATE_NOOP\(\s*[\"']{re.escape(context or '')}[\"']"
+        if context is not None and not literal_f and re.search(noop, text):
             continue
         line = text.count("\n", 0, match.start()) + 1
         found.append(f"line {line}: {text.splitlines()[line - 1].strip()}")
@@ -106,6 +125,13 @@ def test_hidden_strings_are_found() -> None:
     unmarked = 'LABELS = {\n    "a": "Add",\n}\n\n\nx = self.tr(LABELS[a])\n'
     assert hidden_strings(unmarked)
     assert hidden_strings('x = self.tr(f"{GUIDE}")\n')
+    wrapper = 'W = {"a": QT_TRANSLATE_NOOP("Row", "on")}\n\n\n'
+    wrapper += 'def _tr(t):\n    return QCoreApplication.translate("Row", t)\n'
+    assert not hidden_strings(wrapper + "x = _tr(word)\ny = QCoreApplication.translate('Row', str(W[k]))\n")
+    assert hidden_strings(wrapper + 'x = _tr("Add")\n')
+    assert not hidden_strings('# as in QCoreApplication.translate("Row", w)\n')
+    assert not hidden_strings("def _t(text: str) -> str:\n    return QCoreApplication.translate(CTX, text)\n")
+    assert hidden_strings("def f() -> str:\n    return QCoreApplication.translate(CTX, other)\n")
 
 
 def test_no_translation_file_without_its_module() -> None:
