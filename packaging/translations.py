@@ -4,7 +4,7 @@
     python packaging/translations.py todo [--lang zh_CN]        # unfinished strings, as JSON
     python packaging/translations.py apply FILE.json            # fill translations from a JSON list
     python packaging/translations.py release [--out DIR]        # .ts -> resources/i18n/mcp-desk_LANG.qm
-    python packaging/translations.py check                      # exit 1: a string new, gone, unfinished
+    python packaging/translations.py check [app/ui/x.py ...]    # exit 1: a string new, gone, unfinished
 
 Why one `.ts` per module (resources/i18n/LANG/app.ui.window.ts for app/ui/window.py): the files
 follow the ownership of the sources, so two people changing two modules never edit the same
@@ -19,7 +19,10 @@ The `.qm` files are build output (git-ignored); the set-up (packaging/venv.sh) r
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -28,17 +31,32 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "app" / "ui"
+CORE_SOURCES = (ROOT / "app" / "mcp" / "reasons.py",)
+"""Core modules with strings marked for the window (`QT_TRANSLATE_NOOP`, their own Qt-free one)."""
 I18N = ROOT / "resources" / "i18n"
 # language -> extra lupdate options
 LANGS: dict[str, list[str]] = {"zh_CN": [], "en": ["-pluralonly"]}
+if TYPE_CHECKING:
+    Tree = ET.ElementTree[ET.Element[str]]  # a parsed .ts file (its root is never None)
 MARKERS = ("tr(", "translate(", "QT_TR_NOOP", "QT_TRANSLATE_NOOP")
 
 
 def tool(name: str) -> str:
-    """pyside6-lupdate / pyside6-lrelease next to this Python (the venv), else on PATH."""
+    """lupdate / lrelease: the binary inside the PySide6 package of this Python, else the
+    pyside6-lupdate / pyside6-lrelease wrapper next to it (the venv) or on PATH.
+
+    The binary first: the wrapper is a Python start-up and a PySide6 import (about 0.6 s) before
+    the tool itself runs (0.03 s), and `update`/`check` run it twice per module."""
+    spec = importlib.util.find_spec("PySide6")
+    folders = (spec.submodule_search_locations or []) if spec is not None else []
+    for folder in folders:
+        for candidate in (Path(folder) / name, Path(folder) / f"{name}.exe"):
+            if candidate.is_file() and os.access(candidate, os.X_OK):
+                return str(candidate)
     here = Path(sys.executable).parent / f"pyside6-{name}"
     if here.exists():
         return str(here)
@@ -54,7 +72,7 @@ def module_of(source: Path) -> str:
 
 def sources() -> list[Path]:
     found = []
-    for path in sorted(SOURCES.rglob("*.py")):
+    for path in [*sorted(SOURCES.rglob("*.py")), *(p for p in CORE_SOURCES if p.exists())]:
         text = path.read_text(encoding="utf-8")
         if any(marker in text for marker in MARKERS):
             found.append(path)
@@ -68,7 +86,7 @@ def ts_path(lang: str, module: str, base: Path = I18N) -> Path:
 # ---- reading and writing .ts files -------------------------------------------------------------
 
 
-def _messages(tree: ET.ElementTree) -> Iterable[tuple[str, ET.Element]]:
+def _messages(tree: Tree) -> Iterable[tuple[str, ET.Element]]:
     for context in tree.getroot().iter("context"):
         name = context.findtext("name") or ""
         for message in context.iter("message"):
@@ -84,10 +102,31 @@ def _finished(message: ET.Element) -> bool:
     return translation is not None and translation.get("type") not in ("unfinished", "obsolete", "vanished")
 
 
-def _write(tree: ET.ElementTree, path: Path) -> None:
-    ET.indent(tree, space="    ")
-    body = ET.tostring(tree.getroot(), encoding="unicode")
+def _write(tree: Tree, path: Path) -> None:
+    """Write a .ts file the way lupdate does (contexts at the margin, `<x></x>` for empty elements,
+    quotes as entities), so the next `update` leaves a file that `apply` wrote unchanged."""
+    root = tree.getroot()
+    root.text = "\n"
+    contexts = list(root)
+    for context in contexts:
+        ET.indent(context, space="    ")
+        context.tail = "\n"
+    body = ET.tostring(root, encoding="unicode", short_empty_elements=False)
+    body = body.replace("'", "&apos;")  # attributes are in double quotes: only text has these
+    body = re.sub(r">[^<]*<", lambda m: m.group(0).replace('"', "&quot;"), body)
     path.write_text('<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n' + body + "\n", encoding="utf-8")
+
+
+def _content(path: Path) -> list[tuple[str, ...]]:
+    """What a .ts file says, whatever its layout: each message's context, source, comment, kind
+    and translation (its state and forms)."""
+    found: list[tuple[str, ...]] = []
+    for context, message in _messages(ET.parse(path)):
+        tr = message.find("translation")
+        state = "missing" if tr is None else tr.get("type") or "finished"
+        forms = [] if tr is None else [f.text or "" for f in tr.iter("numerusform")] or [tr.text or ""]
+        found.append((*_key(context, message), message.get("numerus") or "", state, *forms))
+    return sorted(found)
 
 
 def memory(lang: str, base: Path = I18N) -> dict[tuple[str, str, str], ET.Element]:
@@ -216,7 +255,8 @@ def release(out: Path) -> list[Path]:
 
 
 def check() -> list[str]:
-    """What is wrong: files that `update` would change (a string new or gone) and unfinished ones."""
+    """What is wrong: files that `update` would change (a string new or gone, a translation it
+    would take from another file) and unfinished strings. Compared by content, not layout."""
     problems: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / "i18n"
@@ -226,11 +266,16 @@ def check() -> list[str]:
             copy.mkdir()
         update([], base=copy, quiet=True)
         for lang in LANGS:
-            before = {p.name: p.read_text(encoding="utf-8") for p in (I18N / lang).glob("*.ts")}
-            after = {p.name: p.read_text(encoding="utf-8") for p in (copy / lang).glob("*.ts")}
+            before = {p.name: _content(p) for p in (I18N / lang).glob("*.ts")}
+            after = {p.name: _content(p) for p in (copy / lang).glob("*.ts")}
             for name in sorted(set(before) | set(after)):
-                if before.get(name) != after.get(name):
-                    problems.append(f"{lang}/{name}: out of date (run packaging/translations.py update)")
+                old, new = before.get(name, []), after.get(name, [])
+                if old == new:
+                    continue
+                keys_old, keys_new = {m[:4] for m in old}, {m[:4] for m in new}
+                added, gone = len(keys_new - keys_old), len(keys_old - keys_new)
+                what = f"{added} new, {gone} gone" if added or gone else "translations to reuse"
+                problems.append(f"{lang}/{name}: out of date, {what} (run packaging/translations.py update)")
             for item in unfinished(lang, copy):
                 problems.append(f"{lang}/{item['file']}: unfinished: [{item['context']}] {item['source']!r}")
     return problems
@@ -249,7 +294,8 @@ def main(argv: list[str] | None = None) -> int:
     p_apply.add_argument("file", type=Path)
     p_release = sub.add_parser("release")
     p_release.add_argument("--out", type=Path, default=I18N)
-    sub.add_parser("check")
+    p_check = sub.add_parser("check")
+    p_check.add_argument("paths", nargs="*", type=Path, help="only these modules' files")
     args = parser.parse_args(argv)
     if args.command == "update":
         update([p.resolve() for p in args.paths])
@@ -263,6 +309,9 @@ def main(argv: list[str] | None = None) -> int:
             print(qm)
     elif args.command == "check":
         problems = check()
+        if args.paths:
+            mine = [f"/{module_of(p)}.ts:" for p in args.paths]
+            problems = [line for line in problems if any(m in line for m in mine)]
         for line in problems:
             print(line)
         return 1 if problems else 0

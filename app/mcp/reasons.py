@@ -2,10 +2,18 @@
 
 "ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)" helps nobody; "the server
 exited with code 1 — last stderr line: ModuleNotFoundError: No module named 'foo'" does.
+
+The sentences are English (the command line and the logs say them so), built from templates
+marked with `QT_TRANSLATE_NOOP("Reasons", …)`: a function of this module that only returns its
+text, so no Qt here, but lupdate (packaging/translations.py) finds the calls and the window's
+translators get them. The window turns a finished sentence back into its template and values
+(`app.ui.i18n.translate_reason`, through `TEMPLATES`) and shows it in the person's language;
+a sentence no template matches stays English.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from app.mcp.stdio import CommandNotFound, ProcessInfo, RuntimeMissing, WorkingDirectoryMissing
@@ -13,23 +21,128 @@ from app.mcp.target import Target
 
 STDERR_LINES_IN_REASON = 3
 
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name lupdate looks for
+    """Mark `text` for translation in `context` (read by lupdate); returns it unchanged."""
+    del context
+    return text
+
+
+def fill(template: str, *values: object) -> str:
+    """`template` with %1, %2… replaced by `values`, in one pass (a value holding "%2" stays so)."""
+    return re.sub(r"%(\d)", lambda m: str(values[int(m.group(1)) - 1]), template)
+
+
 HTTP_ADVICE: dict[int, str] = {
-    400: "the server rejected the request: is this an MCP endpoint, and the right transport?",
-    401: "the server wants credentials: sign in, or put a key or token in this server's headers",
-    403: "the credentials were refused or lack permission",
-    404: "nothing at this URL: check the path (often /mcp, or /sse for the SSE transport)",
-    405: "this URL does not take MCP requests this way: check the path and the transport (HTTP or SSE)",
-    406: "the server refused our content types: it may speak the other HTTP transport",
-    415: "the server refused JSON: it may not be an MCP endpoint",
-    429: "the server is rate limiting: try again later",
+    400: QT_TRANSLATE_NOOP(
+        "Reasons", "the server rejected the request: is this an MCP endpoint, and the right transport?"
+    ),
+    401: QT_TRANSLATE_NOOP(
+        "Reasons", "the server wants credentials: sign in, or put a key or token in this server's headers"
+    ),
+    403: QT_TRANSLATE_NOOP("Reasons", "the credentials were refused or lack permission"),
+    404: QT_TRANSLATE_NOOP(
+        "Reasons", "nothing at this URL: check the path (often /mcp, or /sse for the SSE transport)"
+    ),
+    405: QT_TRANSLATE_NOOP(
+        "Reasons",
+        "this URL does not take MCP requests this way: check the path and the transport (HTTP or SSE)",
+    ),
+    406: QT_TRANSLATE_NOOP(
+        "Reasons", "the server refused our content types: it may speak the other HTTP transport"
+    ),
+    415: QT_TRANSLATE_NOOP("Reasons", "the server refused JSON: it may not be an MCP endpoint"),
+    429: QT_TRANSLATE_NOOP("Reasons", "the server is rate limiting: try again later"),
 }
 """What an HTTP error status usually means for an MCP endpoint (the engine's reasons and the doctor)."""
 
-SERVER_ERROR_ADVICE = "the server had an internal error: see its logs"
-HEADER_CREDENTIALS_ADVICE = (
-    "the server refused the credentials: check the API key or token in this server's headers"
+SERVER_ERROR_ADVICE = QT_TRANSLATE_NOOP("Reasons", "the server had an internal error: see its logs")
+HEADER_CREDENTIALS_ADVICE = QT_TRANSLATE_NOOP(
+    "Reasons", "the server refused the credentials: check the API key or token in this server's headers"
 )
 """401 for a server whose credentials are in its headers (it does not sign in with OAuth)."""
+
+# The sentences, as templates (%1, %2: the values). Those below are built in this module; the
+# ones in TEMPLATES only are built by app.mcp.connection from these pieces.
+LAST_STDERR = QT_TRANSLATE_NOOP("Reasons", "%1 — last stderr: %2")
+PRINTED_NOISE = QT_TRANSLATE_NOOP("Reasons", "%1 — it printed non-protocol text on stdout: %2")
+CLOSED_OUTPUT = QT_TRANSLATE_NOOP("Reasons", "the server closed its output")
+KILLED = QT_TRANSLATE_NOOP("Reasons", "the server was killed by signal %1")
+EXITED = QT_TRANSLATE_NOOP("Reasons", "the server exited with code %1")
+NOT_MCP = QT_TRANSLATE_NOOP("Reasons", "this does not look like an MCP server")
+ECHOES = QT_TRANSLATE_NOOP("Reasons", "%1: it sends back what it is sent (it repeats its input)")
+PRINTED = QT_TRANSLATE_NOOP("Reasons", "%1: it printed %2 %3")
+CONNECTION_ENDED = QT_TRANSLATE_NOOP("Reasons", "the connection ended")
+COMMAND_NOT_FOUND = QT_TRANSLATE_NOOP("Reasons", "command not found: %1 — is it installed, and on the PATH?")
+NO_WORKING_DIRECTORY = QT_TRANSLATE_NOOP("Reasons", "the working directory does not exist: %1")
+PERMISSION_DENIED = QT_TRANSLATE_NOOP("Reasons", "permission denied starting %1")
+UNKNOWN_MODE = QT_TRANSLATE_NOOP(
+    "Reasons", "unknown protocol mode %1 in this server's settings (use auto or legacy)"
+)
+UNSUPPORTED_VERSION = QT_TRANSLATE_NOOP(
+    "Reasons", "the server speaks a protocol version MCP Desk does not support (%1)"
+)
+HTTP_STATUS = QT_TRANSLATE_NOOP("Reasons", "HTTP %1 %2")
+WWW_AUTHENTICATE = QT_TRANSLATE_NOOP("Reasons", "%1 (WWW-Authenticate: %2)")
+WITH_ADVICE = QT_TRANSLATE_NOOP("Reasons", "%1: %2")
+REFUSED = QT_TRANSLATE_NOOP("Reasons", "the server refused the connection: %1 (error %2)")
+CANNOT_CONNECT_TO = QT_TRANSLATE_NOOP("Reasons", "could not connect to %1: %2 (is the server running?)")
+NO_ANSWER_IN_TIME = QT_TRANSLATE_NOOP("Reasons", "%1 did not answer in time")
+HTTP_FROM = QT_TRANSLATE_NOOP("Reasons", "HTTP %1 from %2")
+NETWORK_ERROR = QT_TRANSLATE_NOOP("Reasons", "network error talking to %1: %2")
+CANNOT_START = QT_TRANSLATE_NOOP("Reasons", "could not start the server: %1")
+CANNOT_CONNECT = QT_TRANSLATE_NOOP("Reasons", "could not connect: %1")
+
+TEMPLATES: tuple[str, ...] = (
+    # Longest context first: a sentence is matched by the first template it fits, and a value
+    # that is itself a sentence ("connection lost: %1") is matched again.
+    QT_TRANSLATE_NOOP("Reasons", "connection lost: %1"),
+    QT_TRANSLATE_NOOP("Reasons", "connection lost: the server closed the connection"),
+    QT_TRANSLATE_NOOP("Reasons", "%1; it printed non-protocol text on stdout: %2"),
+    QT_TRANSLATE_NOOP("Reasons", "%1; last stderr line: %2"),
+    QT_TRANSLATE_NOOP("Reasons", "the server did not finish connecting within %1 s"),
+    QT_TRANSLATE_NOOP(
+        "Reasons", "installing the server stopped: nothing came from the download for %1 minutes"
+    ),
+    QT_TRANSLATE_NOOP("Reasons", "instead of answering"),
+    QT_TRANSLATE_NOOP("Reasons", "and exited with code %1"),
+    QT_TRANSLATE_NOOP("Reasons", "and was killed by signal %1"),
+    QT_TRANSLATE_NOOP("Reasons", "and closed its output"),
+    QT_TRANSLATE_NOOP("Reasons", "and has not answered in %1 s"),
+    QT_TRANSLATE_NOOP("Reasons", "it has not answered in %1 s"),
+    LAST_STDERR,
+    PRINTED_NOISE,
+    WWW_AUTHENTICATE,
+    ECHOES,
+    PRINTED,
+    COMMAND_NOT_FOUND,
+    UNKNOWN_MODE,
+    UNSUPPORTED_VERSION,
+    REFUSED,
+    CANNOT_CONNECT_TO,
+    NETWORK_ERROR,
+    CANNOT_START,
+    CANNOT_CONNECT,
+    NO_WORKING_DIRECTORY,
+    PERMISSION_DENIED,
+    HTTP_FROM,
+    NO_ANSWER_IN_TIME,
+    WITH_ADVICE,
+    HTTP_STATUS,
+    CLOSED_OUTPUT,
+    KILLED,
+    EXITED,
+    NOT_MCP,
+    CONNECTION_ENDED,
+    SERVER_ERROR_ADVICE,
+    HEADER_CREDENTIALS_ADVICE,
+    *HTTP_ADVICE.values(),
+)
+"""Every sentence (and piece of one) the window can translate back (app.ui.i18n)."""
+
+VALUE_PATTERNS: dict[str, dict[str, str]] = {PRINTED: {"2": "“.*”"}}
+"""Where a value is not simply the shortest text that fits: the quoted lines a program printed
+(which may hold spaces) before the words that follow them."""
 
 
 def http_advice(code: int) -> str | None:
@@ -59,24 +172,23 @@ def stderr_hint(proc: ProcessInfo | None) -> str:
     lines = [line for line in proc.stderr_tail if line.strip()][-STDERR_LINES_IN_REASON:]
     if not lines:
         return ""
-    return " — last stderr: " + " | ".join(line.strip() for line in lines)
+    return fill(LAST_STDERR, "", " | ".join(line.strip() for line in lines))
 
 
 def exited(proc: ProcessInfo) -> str:
     code = proc.returncode
     if code is None:
-        what = "the server closed its output"
+        what = CLOSED_OUTPUT
     elif code < 0:
-        what = f"the server was killed by signal {-code}"
+        what = fill(KILLED, -code)
     else:
-        what = f"the server exited with code {code}"
+        what = fill(EXITED, code)
     hint = stderr_hint(proc)
     if not hint and proc.stdout_noise:
-        hint = f" — it printed non-protocol text on stdout: {proc.stdout_noise[-1]!r}"
+        hint = fill(PRINTED_NOISE, "", repr(proc.stdout_noise[-1]))
     return what + hint
 
 
-NOT_MCP = "this does not look like an MCP server"
 NOISE_SHOWN = 3
 """Lines of what a program printed that a "not an MCP server" reason quotes."""
 
@@ -87,12 +199,12 @@ def not_mcp(proc: ProcessInfo, after: str, silent: str | None = None) -> str:
     from app.mcp.stdio import ECHO_NOISE
 
     if ECHO_NOISE.decode() in proc.stdout_noise:
-        return f"{NOT_MCP}: it sends back what it is sent (it repeats its input)"
+        return fill(ECHOES, NOT_MCP)
     printed = [line for line in proc.stdout_noise if line.strip()][:NOISE_SHOWN]
     if printed:
         quoted = ", ".join(f"“{line[:200]}”" for line in printed)
-        return f"{NOT_MCP}: it printed {quoted} {after}"
-    return f"{NOT_MCP}: {silent or after}{stderr_hint(proc)}"
+        return fill(PRINTED, NOT_MCP, quoted, after)
+    return fill(WITH_ADVICE, NOT_MCP, silent or after) + stderr_hint(proc)
 
 
 def is_network_error(exc: BaseException) -> bool:
@@ -111,35 +223,35 @@ def _http_status_reason(obs: Any, target: Target) -> str | None:
     advice = http_advice(status.code)
     if status.code == 401 and target.headers and not target.uses_oauth:
         advice = HEADER_CREDENTIALS_ADVICE
-    text = f"HTTP {status.code} {status.reason}".rstrip()
+    text = fill(HTTP_STATUS, status.code, status.reason).rstrip()
     if advice:
-        text += f": {advice}"
+        text = fill(WITH_ADVICE, text, advice)
     if status.code == 401 and status.www_authenticate:
-        text += f" (WWW-Authenticate: {status.www_authenticate[:200]})"
+        text = fill(WWW_AUTHENTICATE, text, status.www_authenticate[:200])
     return text
 
 
 def explain(exc: BaseException | None, target: Target, proc: ProcessInfo | None, http: Any = None) -> str:
     """One sentence for a connection that could not be established."""
     if exc is None:
-        return "the connection ended"
+        return CONNECTION_ENDED
     err = leaf(exc)
     if isinstance(err, CommandNotFound):
-        return f"command not found: {err.command} — is it installed, and on the PATH?"
+        return fill(COMMAND_NOT_FOUND, err.command)
     if isinstance(err, RuntimeMissing):
         return err.reason
     if isinstance(err, WorkingDirectoryMissing):
-        return f"the working directory does not exist: {err.cwd}"
+        return fill(NO_WORKING_DIRECTORY, err.cwd)
     if isinstance(err, PermissionError) and target.transport == "stdio":
-        return f"permission denied starting {target.command}"
+        return fill(PERMISSION_DENIED, target.command)
     if isinstance(err, ValueError) and "mode must be" in str(err):
-        return f"unknown protocol mode {target.mode!r} in this server's settings (use auto or legacy)"
+        return fill(UNKNOWN_MODE, repr(target.mode))
     if proc is not None and proc.exited_by_itself:
         if proc.messages == 0 and proc.stdout_noise:
             return not_mcp(proc, "and " + exited(proc).split(" — ")[0].removeprefix("the server "))
         return exited(proc)
     if "Unsupported protocol version" in str(err) or "No mutually supported" in str(err):
-        return f"the server speaks a protocol version MCP Desk does not support ({short(err)})"
+        return fill(UNSUPPORTED_VERSION, short(err))
     from app.mcp.auth import SignInProblem
 
     if isinstance(err, SignInProblem):
@@ -150,20 +262,20 @@ def explain(exc: BaseException | None, target: Target, proc: ProcessInfo | None,
     from mcp.shared.exceptions import MCPError
 
     if isinstance(err, MCPError):
-        return f"the server refused the connection: {err.error.message} (error {err.error.code})"
+        return fill(REFUSED, err.error.message, err.error.code)
     try:
         import httpx2
     except ImportError:  # pragma: no cover
         httpx2 = None  # type: ignore[assignment]
     if httpx2 is not None:
         if isinstance(err, httpx2.ConnectError):
-            return f"could not connect to {target.url}: {short(err)} (is the server running?)"
+            return fill(CANNOT_CONNECT_TO, target.url, short(err))
         if isinstance(err, httpx2.TimeoutException):
-            return f"{target.url} did not answer in time"
+            return fill(NO_ANSWER_IN_TIME, target.url)
         if isinstance(err, httpx2.HTTPStatusError):
-            return f"HTTP {err.response.status_code} from {target.url}"
+            return fill(HTTP_FROM, err.response.status_code, target.url)
         if isinstance(err, httpx2.TransportError):
-            return f"network error talking to {target.url}: {short(err)}"
+            return fill(NETWORK_ERROR, target.url, short(err))
     if isinstance(err, OSError):
-        return f"could not start the server: {short(err)}"
-    return f"could not connect: {short(err)}"
+        return fill(CANNOT_START, short(err))
+    return fill(CANNOT_CONNECT, short(err))

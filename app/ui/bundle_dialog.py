@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from app.bundles.archive import Bundle
     from app.bundles.compat import Compatibility
     from app.bundles.installed import Installed
+    from app.bundles.signature import Signature
     from app.config.store import ConfigStore
 
 logger = logging.getLogger(__name__)
@@ -39,12 +40,32 @@ logger = logging.getLogger(__name__)
 SUFFIXES = (".mcpb", ".dxt")
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("BundleDialog", text)
-
-
 def menu_text() -> str:
-    return _tr("Install a server package (.mcpb)…")
+    return QCoreApplication.translate("BundleDialog", "Install a server package (.mcpb)…")
+
+
+def signature_text(sig: Signature) -> str:
+    """What the package's signature says, in the window's language (`Signature.describe()` is the
+    command line's English)."""
+    if sig.status == "unsigned":
+        return QCoreApplication.translate(
+            "BundleDialog", "This package is not signed: nothing says who made it."
+        )
+    if sig.status == "unreadable":
+        return QCoreApplication.translate(
+            "BundleDialog", "This package carries a signature that could not be read; it was not verified."
+        )
+    if sig.subject and sig.self_signed:
+        text = QCoreApplication.translate(
+            "BundleDialog", "Signed by %1 (a certificate it made itself); the signature was not verified."
+        )
+    elif sig.subject:
+        text = QCoreApplication.translate("BundleDialog", "Signed by %1; the signature was not verified.")
+    else:
+        return QCoreApplication.translate(
+            "BundleDialog", "Signed by an unknown signer; the signature was not verified."
+        )
+    return text.replace("%1", visible_line(sig.subject))
 
 
 def is_bundle_path(path: Path) -> bool:
@@ -65,9 +86,14 @@ def choose_bundle(window: Any) -> None:
 
 
 async def _choose_and_install(window: Any) -> str | None:
-    dialog = QFileDialog(window, _tr("Install a server package"))
+    dialog = QFileDialog(window, QCoreApplication.translate("BundleDialog", "Install a server package"))
     dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
-    dialog.setNameFilters([_tr("Server packages (*.mcpb *.dxt)"), _tr("All files (*)")])
+    dialog.setNameFilters(
+        [
+            QCoreApplication.translate("BundleDialog", "Server packages (*.mcpb *.dxt)"),
+            QCoreApplication.translate("BundleDialog", "All files (*)"),
+        ]
+    )
     dialog.setObjectName("bundleFileDialog")
     window.bundle_file_dialog = dialog  # tests reach it here
     try:
@@ -118,12 +144,17 @@ async def install_bundle_file(window: Any, path: Path) -> str | None:
     from app.bundles.archive import BundleError
 
     bar = window.statusBar()
-    bar.showMessage(_tr("Reading the server package…"))
+    bar.showMessage(QCoreApplication.translate("BundleDialog", "Reading the server package…"))
     try:
         bundle, compat = await asyncio.to_thread(_read, Path(path))
     except BundleError as exc:
         bar.clearMessage()
-        await _tell(window, _tr("Server package"), _tr("This server package cannot be installed."), str(exc))
+        await _tell(
+            window,
+            QCoreApplication.translate("BundleDialog", "Server package"),
+            QCoreApplication.translate("BundleDialog", "This server package cannot be installed."),
+            str(exc),
+        )
         return None
     bar.clearMessage()
     controller = window.controller
@@ -133,16 +164,26 @@ async def install_bundle_file(window: Any, path: Path) -> str | None:
     try:
         plan = installed.plan_for(bundle, compat=compat)
     except BundleError as exc:
-        await _tell(window, _tr("Server package"), _tr("This server package cannot be installed."), str(exc))
+        await _tell(
+            window,
+            QCoreApplication.translate("BundleDialog", "Server package"),
+            QCoreApplication.translate("BundleDialog", "This server package cannot be installed."),
+            str(exc),
+        )
         return None
     folder = installed.folder_for(bundle.manifest)
     fresh = not folder.exists()
-    bar.showMessage(_tr("Unpacking the server package…"))
+    bar.showMessage(QCoreApplication.translate("BundleDialog", "Unpacking the server package…"))
     try:
         await asyncio.to_thread(installed.unpack, bundle)
     except (BundleError, OSError) as exc:
         bar.clearMessage()
-        await _tell(window, _tr("Server package"), _tr("The server package could not be unpacked."), str(exc))
+        await _tell(
+            window,
+            QCoreApplication.translate("BundleDialog", "Server package"),
+            QCoreApplication.translate("BundleDialog", "The server package could not be unpacked."),
+            str(exc),
+        )
         return None
     bar.clearMessage()
     from app.ui.install_dialog import install_plan
@@ -164,18 +205,22 @@ async def _update(window: Any, rec: Installed, bundle: Bundle) -> str | None:
     controller = window.controller
     new = bundle.manifest.version
     if new == rec.version:
-        text = _tr("%1 %2 is installed already. Install its files again?")
+        text = QCoreApplication.translate(
+            "BundleDialog", "%1 %2 is installed already. Install its files again?"
+        )
     else:
-        text = _tr("%1 %2 is installed. Update it to version %3?")
+        text = QCoreApplication.translate("BundleDialog", "%1 %2 is installed. Update it to version %3?")
     text = text.replace("%1", visible_line(rec.server)).replace("%2", visible_line(rec.version))
     text = text.replace("%3", visible_line(new))
     ok, _ = await ask(
         window,
-        _tr("Update server package"),
+        QCoreApplication.translate("BundleDialog", "Update server package"),
         text,
-        informative=_tr("Your settings and keys are kept.") + "\n" + bundle.signature.describe(),
-        yes=_tr("Update"),
-        no=_tr("Cancel"),
+        informative=QCoreApplication.translate("BundleDialog", "Your settings and keys are kept.")
+        + "\n"
+        + signature_text(bundle.signature),
+        yes=QCoreApplication.translate("BundleDialog", "Update"),
+        no=QCoreApplication.translate("BundleDialog", "Cancel"),
     )
     if not ok:
         return None
@@ -185,31 +230,48 @@ async def _update(window: Any, rec: Installed, bundle: Bundle) -> str | None:
     except MissingAnswer as exc:
         await _tell(
             window,
-            _tr("Update server package"),
-            _tr("This version asks for something the installed one did not: %1.").replace(
-                "%1", visible_line(exc.question.label)
+            QCoreApplication.translate("BundleDialog", "Update server package"),
+            QCoreApplication.translate(
+                "BundleDialog", "This version asks for something the installed one did not: %1."
+            ).replace("%1", visible_line(exc.question.label)),
+            QCoreApplication.translate(
+                "BundleDialog", "Remove the server, then install the package again to answer it."
             ),
-            _tr("Remove the server, then install the package again to answer it."),
         )
         return None
     except (BundleError, OSError) as exc:
-        title = _tr("Update server package")
-        await _tell(window, title, _tr("The server package could not be unpacked."), str(exc))
+        title = QCoreApplication.translate("BundleDialog", "Update server package")
+        await _tell(
+            window,
+            title,
+            QCoreApplication.translate("BundleDialog", "The server package could not be unpacked."),
+            str(exc),
+        )
         return None
     try:
         for key, value in staged.secrets.items():
             await controller.secrets.aset(rec.server, key, value)
         installed.finish_update(controller.store, staged)
         if not controller.save():
-            raise RuntimeError(_tr("the server list file is broken; fix it first"))
+            raise RuntimeError(
+                QCoreApplication.translate("BundleDialog", "the server list file is broken; fix it first")
+            )
     except Exception as exc:
         await asyncio.to_thread(installed.drop_old_files, staged, failed=True)
-        await _tell(window, _tr("Update server package"), _tr("The server was not updated."), str(exc))
+        await _tell(
+            window,
+            QCoreApplication.translate("BundleDialog", "Update server package"),
+            QCoreApplication.translate("BundleDialog", "The server was not updated."),
+            str(exc),
+        )
         return None
     await asyncio.to_thread(installed.drop_old_files, staged)
     window.servers.select(rec.server)
     window.statusBar().showMessage(
-        _tr("%1 was updated to version %2.").replace("%1", visible_line(rec.server)).replace("%2", new), 8000
+        QCoreApplication.translate("BundleDialog", "%1 was updated to version %2.")
+        .replace("%1", visible_line(rec.server))
+        .replace("%2", new),
+        8000,
     )
     await controller.connect_server(rec.server)
     return rec.server

@@ -27,9 +27,7 @@ from PySide6.QtCore import (
     QBuffer,
     QByteArray,
     QCoreApplication,
-    QDateTime,
     QIODevice,
-    QLocale,
     QModelIndex,
     QPersistentModelIndex,
     QSize,
@@ -49,6 +47,8 @@ from PySide6.QtWidgets import (
     QListView,
     QPushButton,
     QSplitter,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
@@ -63,19 +63,16 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-CONTEXT = "RegistryBrowser"
 DEBOUNCE_MS = 300
 ICON_SIZE = 32
 MAX_ICON_PIXELS = 512
 """Icons larger than this on a side are not decoded (a tiny file can claim a huge image)."""
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate(CONTEXT, text)
-
-
 def kind_text(server: RegistryServer) -> str:
-    return _tr("runs on the internet") if server.remotes else _tr("runs on this computer")
+    if server.remotes:
+        return QCoreApplication.translate("RegistryBrowser", "runs on the internet")
+    return QCoreApplication.translate("RegistryBrowser", "runs on this computer")
 
 
 def icon_from_bytes(data: bytes | None, size: int = ICON_SIZE) -> QIcon | None:
@@ -123,7 +120,7 @@ class ResultsModel(QAbstractListModel):
         if role == Qt.ItemDataRole.DisplayRole:
             line = f"{visible_line(s.display_title)}  ·  {kind_text(s)}"
             if s.status == "deprecated":
-                line += "  ·  " + _tr("deprecated")
+                line += "  ·  " + QCoreApplication.translate("RegistryBrowser", "deprecated")
             return f"{line}\n{visible_line(s.short_description)}"
         if role == Qt.ItemDataRole.ToolTipRole:
             return plain_tooltip(f"{s.name}\n\n{s.description}")
@@ -174,6 +171,16 @@ class ResultsModel(QAbstractListModel):
                 self.dataChanged.emit(idx, idx, [Qt.ItemDataRole.DecorationRole])
 
 
+class ResultDelegate(QStyledItemDelegate):
+    """Rows of two lines (title · where it runs, then the summary) with room for both whatever the
+    script: Chinese text comes from a fallback font with taller lines than the style measures, and
+    the second line was elided away."""
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        size = super().sizeHint(option, index)
+        return QSize(size.width(), size.height() + option.fontMetrics.height() // 2)
+
+
 class RegistryBrowser(QWidget):
     """Signals:
     results_shown(int): a search (or another page) was shown; the number of rows now.
@@ -191,7 +198,7 @@ class RegistryBrowser(QWidget):
         super().__init__(window, Qt.WindowType.Window)
         self.window_ = window
         self.setObjectName("registryBrowser")
-        self.setWindowTitle(_tr("Server directory"))
+        self.setWindowTitle(self.tr("Server directory"))
         self.resize(980, 640)
         self._client: RegistryClient | None = None
         self._search_task: asyncio.Task[None] | None = None
@@ -207,7 +214,7 @@ class RegistryBrowser(QWidget):
 
         self.search = QLineEdit()
         self.search.setObjectName("registrySearch")
-        self.search.setPlaceholderText(_tr("Search the server directory (name or subject)"))
+        self.search.setPlaceholderText(self.tr("Search the server directory (name or subject)"))
         self.search.setClearButtonEnabled(True)
         self.status = QLabel()
         self.status.setObjectName("registryStatus")
@@ -222,7 +229,7 @@ class RegistryBrowser(QWidget):
         self.banner.setObjectName("registryBanner")
         self.banner.setFrameShape(QFrame.Shape.StyledPanel)
         self.banner_text = plain_label()
-        self.retry_button = QPushButton(_tr("Retry"))
+        self.retry_button = QPushButton(self.tr("Retry"))
         self.retry_button.clicked.connect(lambda: self.run_search(self._query, refresh=True))
         row = QHBoxLayout(self.banner)
         row.addWidget(self.banner_text, 1)
@@ -233,13 +240,14 @@ class RegistryBrowser(QWidget):
         self.list = QListView()
         self.list.setObjectName("registryResults")
         self.list.setModel(self.model)
+        self.list.setItemDelegate(ResultDelegate(self.list))
         self.list.setIconSize(QSize(ICON_SIZE, ICON_SIZE))
         self.list.setUniformItemSizes(True)
         self.list.setSpacing(3)
         self.list.setWordWrap(False)
         self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.list.selectionModel().currentChanged.connect(self._selected)
-        self.load_more_button = QPushButton(_tr("Load more"))
+        self.load_more_button = QPushButton(self.tr("Load more"))
         self.load_more_button.clicked.connect(self.load_more)
         self.load_more_button.hide()
         left = QWidget()
@@ -266,8 +274,10 @@ class RegistryBrowser(QWidget):
         foot = QHBoxLayout()
         self.directory_label = plain_label(wrap=False)
         self.directory_label.setObjectName("registryAddress")
-        self.change_button = QPushButton(_tr("Change…"))
-        self.change_button.setToolTip(_tr("Browse another server directory (your company's, for example)"))
+        self.change_button = QPushButton(self.tr("Change…"))
+        self.change_button.setToolTip(
+            self.tr("Browse another server directory (your company's, for example)")
+        )
         self.change_button.clicked.connect(self.change_directory)
         foot.addWidget(self.directory_label, 1)
         foot.addWidget(self.change_button)
@@ -297,16 +307,16 @@ class RegistryBrowser(QWidget):
         self.detail_notes = plain_label()
         self.detail_notes.setObjectName("registryNotes")
         self.detail_repository = plain_label()
-        self.website_button = QPushButton(_tr("Open website"))
+        self.website_button = QPushButton(self.tr("Open website"))
         self.website_button.clicked.connect(self.open_website)
-        self.way_label = QLabel(_tr("How it runs:"))
+        self.way_label = QLabel(self.tr("How it runs:"))
         self.way_box = QComboBox()
         self.way_box.setObjectName("registryWay")
         self.way_box.currentIndexChanged.connect(self._way_changed)
         self.way_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.way_box.setMinimumContentsLength(24)
         self.way_problem = plain_label()
-        self.add_button = QPushButton(_tr("Add…"))
+        self.add_button = QPushButton(self.tr("Add…"))
         self.add_button.setObjectName("registryAdd")
         self.add_button.setDefault(True)
         self.add_button.clicked.connect(self.add_current)
@@ -344,7 +354,7 @@ class RegistryBrowser(QWidget):
         from app.registry.settings import registry_url
 
         self.directory_label.setText(
-            _tr("Server directory: {0}").format(registry_url(self.window_.controller.store))
+            self.tr("Server directory: %1").replace("%1", registry_url(self.window_.controller.store))
         )
 
     @Slot()
@@ -360,9 +370,9 @@ class RegistryBrowser(QWidget):
 
         store = self.window_.controller.store
         dialog = QInputDialog(self)
-        dialog.setWindowTitle(_tr("Server directory"))
+        dialog.setWindowTitle(self.tr("Server directory"))
         dialog.setLabelText(
-            _tr("Address of the server directory (leave empty for the official MCP Registry):")
+            self.tr("Address of the server directory (leave empty for the official MCP Registry):")
         )
         dialog.setTextValue(registry_url(store))
         self.address_dialog = dialog
@@ -376,7 +386,7 @@ class RegistryBrowser(QWidget):
                 self._set_state(
                     "error",
                     "",
-                    _tr("That is not the address of a server directory: it must start with https://"),
+                    self.tr("That is not the address of a server directory: it must start with https://"),
                 )
                 return
         finally:
@@ -420,7 +430,7 @@ class RegistryBrowser(QWidget):
     async def _search(self, text: str, cursor: str | None, refresh: bool) -> None:
         from app.registry.client import RegistryError, RegistryOffline
 
-        self._set_state("searching", _tr("searching…"))
+        self._set_state("searching", self.tr("searching…"))
         self.load_more_button.setEnabled(False)
         try:
             page = await self.client().search(text, cursor=cursor, refresh=refresh)
@@ -429,14 +439,18 @@ class RegistryBrowser(QWidget):
                 self.model.reset([])
                 self._show_detail(None)
             self._set_state(
-                "offline", "", _tr("The server directory cannot be reached: check your internet connection.")
+                "offline",
+                "",
+                self.tr("The server directory cannot be reached: check your internet connection."),
             )
             self.load_more_button.setEnabled(True)
             return
         except RegistryError as exc:
             if cursor is None:
                 self.model.reset([])
-            self._set_state("error", "", _tr("The server directory could not be read: {0}").format(str(exc)))
+            self._set_state(
+                "error", "", self.tr("The server directory could not be read: %1").replace("%1", str(exc))
+            )
             self.load_more_button.setEnabled(True)
             return
         self._show_page(page, append=cursor is not None)
@@ -450,14 +464,12 @@ class RegistryBrowser(QWidget):
         self.load_more_button.setVisible(page.next_cursor is not None)
         self.load_more_button.setEnabled(True)
         count = self.model.rowCount()
-        status = (
-            _tr("no servers found")
-            if count == 0
-            else QCoreApplication.translate(CONTEXT, "%n server(s)", "", count)
-        )
+        status = self.tr("no servers found") if count == 0 else self.tr("%n server(s)", "", count)
         if page.offline:
             when = self._format_time(page.fetched_at)
-            self._set_state("offline-cached", status, _tr("Offline: showing the list from {0}.").format(when))
+            self._set_state(
+                "offline-cached", status, self.tr("Offline: showing the list from %1.").replace("%1", when)
+            )
         else:
             self._set_state("results", status)
         if not append and count and not self.list.currentIndex().isValid():
@@ -469,10 +481,9 @@ class RegistryBrowser(QWidget):
 
     @staticmethod
     def _format_time(when: float | None) -> str:
-        if when is None:
-            return "?"
-        dt = QDateTime.fromSecsSinceEpoch(int(when))
-        return QLocale().toString(dt, QLocale.FormatType.ShortFormat)
+        from app.ui.i18n import format_when
+
+        return "?" if when is None else format_when(when)
 
     async def _fetch_icons(self, servers: list[RegistryServer]) -> None:
         client = self.client()
@@ -540,15 +551,15 @@ class RegistryBrowser(QWidget):
         self.detail_name.setText(server.name)
         meta = []
         if server.version:
-            meta.append(_tr("version {0}").format(server.version))
+            meta.append(self.tr("version %1").replace("%1", server.version))
         meta.append(kind_text(server))
         self.detail_meta.setText("  ·  ".join(meta))
         self.detail_description.setText(server.description)
         note = status_note(server)
-        self.detail_notes.setText(_tr("Deprecated: {0}").format(note) if note else "")
+        self.detail_notes.setText(self.tr("Deprecated: %1").replace("%1", note) if note else "")
         self.detail_notes.setVisible(bool(note))
         repo = server.repository_url
-        self.detail_repository.setText(_tr("Source code: {0}").format(repo) if repo else "")
+        self.detail_repository.setText(self.tr("Source code: %1").replace("%1", repo) if repo else "")
         self.detail_repository.setVisible(bool(repo))
         site = server.website_url or repo
         self.website_button.setVisible(site is not None and self._openable(site))
@@ -563,15 +574,14 @@ class RegistryBrowser(QWidget):
         self.way_box.setEnabled(len(self._ways) > 1)
         self._way_changed(0)
 
-    @staticmethod
-    def _way_text(way: Way) -> str:
+    def _way_text(self, way: Way) -> str:
         if way.kind == "remote":
-            return _tr("On the internet: {0}").format(
-                way.label.removeprefix("runs on the internet (").rstrip(")")
+            return self.tr("On the internet: %1").replace(
+                "%1", way.label.removeprefix("runs on the internet (").rstrip(")")
             )
-        text = _tr("On this computer: {0}").format(way.label)
+        text = self.tr("On this computer: %1").replace("%1", way.label)
         if not way.available:
-            text += "  " + _tr("(needs a program not found here)")
+            text += "  " + self.tr("(needs a program not found here)")
         return text
 
     @Slot(int)
@@ -579,7 +589,7 @@ class RegistryBrowser(QWidget):
         way = self._ways[index] if 0 <= index < len(self._ways) else None
         problem = None if way is None else way.problem
         if way is None and self.current is not None:
-            problem = _tr(
+            problem = self.tr(
                 "This entry of the server directory says neither where it runs nor how to install it."
             )
         self.way_problem.setText(problem or "")
@@ -640,7 +650,7 @@ class RegistryBrowser(QWidget):
         if isinstance(exc, asyncio.CancelledError):
             return
         logger.warning("server directory: %s", exc, exc_info=exc)
-        self._set_state("error", "", _tr("Something went wrong: {0}").format(str(exc)))
+        self._set_state("error", "", self.tr("Something went wrong: %1").replace("%1", str(exc)))
 
     def closeEvent(self, event: Any) -> None:
         for task in (self._search_task, self._detail_task, self._icon_task):
