@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
 
 
@@ -106,3 +107,12 @@ async def inform(
     box.setEscapeButton(QMessageBox.StandardButton.Ok)
     await run_dialog(box)
     box.deleteLater()
+
+
+def accept_on_ctrl_enter(dialog: QDialog) -> None:
+    """The app's one rule: Ctrl+Enter accepts every dialog; Enter accepts a single-line dialog
+    only (Qt's default button does that), never one with several fields or a text box."""
+    for key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+        shortcut = QShortcut(QKeySequence(Qt.KeyboardModifier.ControlModifier | key), dialog)
+        shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+        shortcut.activated.connect(dialog.accept)

@@ -1,0 +1,185 @@
+"""Importing and exporting servers: from Claude Desktop / Cursor / VS Code files or a chosen file,
+the servers of a pasted snippet with several, and export back to those formats.
+
+Import goes through app.config.importing (one parser with the CLI) in a worker thread because
+storing secrets touches the keyring; values the file asks for are asked on the GUI thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import (
+    QDialog,
+    QFileDialog,
+    QInputDialog,
+    QLineEdit,
+    QMessageBox,
+)
+
+from app.ui.async_dialogs import inform, run_dialog
+from app.ui.safe_text import plain_labels, visible_line
+
+logger = logging.getLogger(__name__)
+
+
+async def import_plans(window: Any, plans: list[Any], answers: list[dict[str, str | None]]) -> None:
+    """Add the servers of a pasted snippet, each with its answers (keys to the keychain in a
+    worker thread); what was added and what was not is reported as for a file."""
+    from app.config.importing import add_applied
+    from app.install.plan import apply
+
+    controller = window.controller
+    applied = [(p.title or p.name, apply(p, a)) for p, a in zip(plans, answers, strict=True)]
+    try:
+        result = await asyncio.to_thread(add_applied, controller.store, controller.secrets, applied)
+    except Exception as exc:
+        await inform(
+            window,
+            QCoreApplication.translate("ServerImport", "Import failed"),
+            QCoreApplication.translate("ServerImport", "Nothing was imported:") + f"\n\n{exc}",
+            icon=QMessageBox.Icon.Critical,
+        )
+        return
+    await _imported(window, result)
+
+
+async def import_servers(window: Any, source: str) -> None:
+    """Import from Claude Desktop / Cursor / VS Code (their usual files) or a chosen file."""
+    from app.config.locations import known_import_sources
+
+    if source == "file":
+        # Not the static getOpenFileName: that runs exec(), a nested loop inside this coroutine.
+        chooser = QFileDialog(
+            window, "Import servers from", str(Path.home()), "JSON files (*.json *.jsonc);;All files (*)"
+        )
+        chooser.setFileMode(QFileDialog.FileMode.ExistingFile)
+        window.file_dialog = chooser  # tests reach it here
+        try:
+            accepted = await run_dialog(chooser) == QDialog.DialogCode.Accepted.value
+            files = chooser.selectedFiles()
+        finally:
+            window.file_dialog = None
+            chooser.deleteLater()
+        if accepted and files:
+            await _import_file(window, Path(files[0]), "auto")
+        return
+    found = [s for s in known_import_sources() if s.format == source and s.exists]
+    if not found:
+        names = {"claude": "Claude Desktop", "cursor": "Cursor", "vscode": "VS Code"}
+        await inform(
+            window,
+            "Nothing to import",
+            f"No {names.get(source, source)} configuration was found on this computer.",
+        )
+        return
+    await _import_file(window, found[0].path, found[0].format)
+
+
+async def _import_file(window: Any, path: Path, fmt: Any) -> None:
+    from app.config.importing import import_into
+    from app.secrets.resolve import extract_secrets
+
+    controller = window.controller
+    loop = asyncio.get_running_loop()
+
+    def ask_input(spec: Any) -> str | None:
+        # Called in the worker thread: ask on the GUI thread and wait for the answer.
+        fut = asyncio.run_coroutine_threadsafe(_ask_input(window, spec), loop)
+        return fut.result()
+
+    def extract(entry: Any, *, detect: bool, taken: set[str]) -> dict[str, str]:
+        return extract_secrets(entry, detect=detect, taken=taken)
+
+    try:
+        result = await asyncio.to_thread(
+            import_into, controller.store, controller.secrets, path, fmt, ask=ask_input, extract=extract
+        )
+    except Exception as exc:
+        await inform(
+            window,
+            "Import failed",
+            f"Nothing was imported from {path}:\n\n{exc}",
+            icon=QMessageBox.Icon.Critical,
+        )
+        return
+    await _imported(window, result)
+
+
+async def _imported(window: Any, result: Any) -> None:
+    controller = window.controller
+    controller.servers_changed.emit()
+    added = ", ".join(new for _, new in result.added) or "no servers"
+    secrets = len(result.secret_names)
+    msg = f"Imported {added}." + (f" {secrets} secret(s) moved to the keychain." if secrets else "")
+    if result.warnings:
+        msg += "\n\n" + "\n".join(result.warnings)
+    window.statusBar().showMessage(visible_line(msg.splitlines()[0]), 10000)
+    if result.added:
+        window.servers.select(result.added[0][1])
+    if result.skipped:
+        await _report_skipped(window, result)
+
+
+async def _report_skipped(window: Any, result: Any) -> None:
+    """Servers left out of an import (their keys had nowhere to go): each with its reason."""
+    from app.secrets.backend import HELP_DOC
+
+    tr = QCoreApplication.translate
+    lines = [f"{s.original_name}: {s.reason}" for s in result.skipped]
+    text = (
+        tr("ServerImport", "Imported %1 server(s); %2 could not be imported:")
+        .replace("%1", str(len(result.added)))
+        .replace("%2", str(len(result.skipped)))
+    )
+    forward = ""
+    if any(s.needs_keychain for s in result.skipped):
+        forward = tr(
+            "ServerImport", "Set up a keychain (see %1) and add them again; the others are imported."
+        ).replace("%1", HELP_DOC)
+    await inform(
+        window,
+        tr("ServerImport", "Some servers were not imported"),
+        text + "\n" + "\n".join(lines),
+        informative=forward,
+        icon=QMessageBox.Icon.Warning,
+    )
+
+
+async def _ask_input(window: Any, spec: Any) -> str | None:
+    d = QInputDialog(window)
+    d.setWindowTitle("Value needed for import")
+    d.setLabelText(spec.description or spec.id)
+    plain_labels(d)  # the description comes from the imported file: never rendered as HTML
+    d.setTextEchoMode(QLineEdit.EchoMode.Password if spec.password else QLineEdit.EchoMode.Normal)
+    code = await run_dialog(d)
+    value = d.textValue() if code == QDialog.DialogCode.Accepted.value else None
+    d.deleteLater()
+    return value
+
+
+def export_servers(window: Any) -> None:
+    """Save the list in Claude Desktop or VS Code format (secrets stay references)."""
+    from app.config.atomic import atomic_write
+    from app.config.exporting import export_claude, export_vscode
+
+    path, chosen = QFileDialog.getSaveFileName(
+        window,
+        "Export servers",
+        str(Path.home() / "mcp-servers.json"),
+        "Claude Desktop / Cursor (*.json);;VS Code mcp.json (*.json)",
+    )
+    if not path:
+        return
+    data, warnings = (export_vscode if chosen.startswith("VS Code") else export_claude)(
+        window.controller.store
+    )
+    atomic_write(Path(path), (json.dumps(data, indent=2) + "\n").encode("utf-8"), backup=False)
+    window.statusBar().showMessage(
+        f"Exported to {path}" + (f" ({'; '.join(warnings)})" if warnings else ""), 10000
+    )
