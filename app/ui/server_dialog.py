@@ -48,6 +48,7 @@ from PySide6.QtWidgets import (
 from app.config.secret_names import sanitise_secret_name
 from app.ui.arg_secrets import ArgSecrets, take_launch_secrets
 from app.ui.async_dialogs import accept_on_ctrl_enter, run_dialog
+from app.ui.developer_mode import developer_mode
 from app.ui.safe_text import plain_label, visible_line
 from app.ui.server_checks import (
     OAUTH_CLIENT_SECRET,
@@ -61,6 +62,7 @@ from app.ui.server_fields import (
     EXAMPLE_BACKGROUND,
     EXAMPLE_FOREGROUND,
     EXAMPLE_STYLE,
+    AdvancedToggle,
     ArgDelegate,
     Example,
     ExampleValues,
@@ -68,6 +70,8 @@ from app.ui.server_fields import (
     KeyValueRows,
     OAuthSection,
     keyring_help_link,
+    mode_label,
+    transport_label,
 )
 
 # The window and tests reach the import/export flows and these names here, where they were.
@@ -140,11 +144,10 @@ class ServerDialog(QDialog):
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.name, self.name_error = self._checked_line(form, "Name", "for example github")
         self.transport = QComboBox()
-        self.transport.setAccessibleName("Connection type")
-        self.transport.addItem("Local program (stdio)", "stdio")
-        self.transport.addItem("Remote (Streamable HTTP)", "http")
-        self.transport.addItem("Remote (legacy SSE)", "sse")
-        form.addRow("Type", self.transport)
+        self.transport.setAccessibleName(self.tr("Where the server runs"))
+        for kind in ("stdio", "http", "sse"):
+            self.transport.addItem(transport_label(kind), kind)
+        form.addRow(self.tr("Runs"), self.transport)
 
         # stdio rows
         self.command, self.command_error = self._checked_line(
@@ -199,21 +202,9 @@ class ServerDialog(QDialog):
         al.addLayout(ab)
         al.addWidget(self.arg_secrets.warning)
         form.addRow("Arguments", args_box)
-        cwd_box = QWidget()
-        cwd_row = QHBoxLayout(cwd_box)
-        cwd_row.setContentsMargins(0, 0, 0, 0)
-        self.cwd = QLineEdit()
-        self.cwd.setAccessibleName("Working directory")
-        self.cwd.setPlaceholderText("(optional)")
-        browse = QPushButton("Browse…")
-        browse.setAutoDefault(False)
-        browse.clicked.connect(self._browse_cwd)
-        cwd_row.addWidget(self.cwd, 1)
-        cwd_row.addWidget(browse)
-        form.addRow("Working directory", cwd_box)
         self.env = KeyValueRows("env")
         form.addRow("Environment", self.env)
-        self.stdio_rows: list[QWidget] = [w for w in (command_box, args_box, cwd_box, self.env) if w]
+        self.stdio_rows: list[QWidget] = [w for w in (command_box, args_box, self.env) if w]
         # http rows
         self.url, self.url_error = self._checked_line(form, "URL", "https://example.com/mcp")
         self.headers = KeyValueRows("header")
@@ -229,40 +220,67 @@ class ServerDialog(QDialog):
         url_box = self.url.parentWidget()
         self.http_rows: list[QWidget] = [w for w in (url_box, self.headers, oauth_box) if w]
 
-        self.timeout = QDoubleSpinBox()
-        self.timeout.setAccessibleName("Timeout")
-        self.timeout.setRange(1, 3600)
-        self.timeout.setSuffix(" s")
-        self.timeout.setValue(60)
-        form.addRow("Call timeout", self.timeout)
-        self.mode = QComboBox()
-        self.mode.setAccessibleName("Protocol")
-        self.mode.addItems(PROTOCOL_MODES)
-        self.mode.setToolTip(
-            "auto: try the newest protocol, fall back to the handshake; legacy: handshake only"
+        self.enabled = QCheckBox(
+            self.tr("Connect at start and with “Connect all” (clear to keep it switched off)")
         )
-        form.addRow("Protocol", self.mode)
-        self.enabled = QCheckBox("Connect at start and with “Connect all” (clear to keep it switched off)")
         self.enabled.setChecked(True)
-        form.addRow("Enabled", self.enabled)
+        form.addRow(self.tr("Enabled"), self.enabled)
+
+        # Advanced: what only some servers need (a working directory, a longer wait, a protocol
+        # version, folders). Folded away for people; open in developer mode; always one click away.
+        self.advanced = AdvancedToggle(self.tr("Advanced"))
+        self.advanced.toggled.connect(self._update_rows)
+        form.addRow("", self.advanced)
+        cwd_box = QWidget()
+        cwd_row = QHBoxLayout(cwd_box)
+        cwd_row.setContentsMargins(0, 0, 0, 0)
+        self.cwd = QLineEdit()
+        self.cwd.setAccessibleName(self.tr("Working directory"))
+        self.cwd.setPlaceholderText(self.tr("(optional) the folder the program starts in"))
+        browse = QPushButton(self.tr("Browse…"))
+        browse.setAutoDefault(False)
+        browse.clicked.connect(self._browse_cwd)
+        cwd_row.addWidget(self.cwd, 1)
+        cwd_row.addWidget(browse)
+        form.addRow(self.tr("Working directory"), cwd_box)
+        self.timeout = QDoubleSpinBox()
+        self.timeout.setAccessibleName(self.tr("Time limit for a tool"))
+        self.timeout.setRange(1, 3600)
+        self.timeout.setSuffix(self.tr(" s"))
+        self.timeout.setValue(60)
+        self.timeout.setToolTip(self.tr("How long a tool may take before MCP Desk stops waiting for it"))
+        form.addRow(self.tr("Time limit"), self.timeout)
+        self.mode = QComboBox()
+        self.mode.setAccessibleName(self.tr("Protocol version"))
+        for mode in PROTOCOL_MODES:
+            self.mode.addItem(mode_label(mode), mode)
+        self.mode.setToolTip(
+            self.tr(
+                "Automatic tries the newest way to talk to the server and falls back to the older "
+                "one by itself. Change it only when the server's documentation asks for one version."
+            )
+        )
+        form.addRow(self.tr("Protocol version"), self.mode)
         roots_box = QWidget()
         rl = QHBoxLayout(roots_box)
         rl.setContentsMargins(0, 0, 0, 0)
         self.roots = QListWidget()
-        self.roots.setAccessibleName("Folders the server may use")
+        self.roots.setAccessibleName(self.tr("Folders the server may use"))
         self.roots.setMaximumHeight(70)
         rl.addWidget(self.roots, 1)
         rb = QVBoxLayout()
-        add_root = QPushButton("Add folder…")
+        add_root = QPushButton(self.tr("Add folder…"))
         add_root.setAutoDefault(False)
         add_root.clicked.connect(self._add_root)
-        rm_root = QPushButton("Remove")
+        rm_root = QPushButton(self.tr("Remove"))
         rm_root.setAutoDefault(False)
         rm_root.clicked.connect(lambda: self.roots.takeItem(self.roots.currentRow()))
         rb.addWidget(add_root)
         rb.addWidget(rm_root)
         rl.addLayout(rb)
-        form.addRow("Folders (roots)", roots_box)
+        form.addRow(self.tr("Folders it may use"), roots_box)
+        self.cwd_row = cwd_box
+        self.advanced_rows: list[QWidget] = [cwd_box, self.timeout, self.mode, roots_box]
         outer.addLayout(form)
         outer.addStretch(1)  # room left over goes below the fields, not between them
 
@@ -291,6 +309,9 @@ class ServerDialog(QDialog):
                 self._secret_lookup = asyncio.ensure_future(self._look_for_client_secret(self.original.name))
             else:
                 self._runtime_lookup = asyncio.ensure_future(self._look_up_runtime(self.original))
+        dev = developer_mode()
+        self._developer_mode_changed(dev.enabled())
+        dev.changed.connect(self._developer_mode_changed)
         self._transport_changed()
         self.name.setFocus()  # the first field to type in, not the Paste button or a read-only box
 
@@ -392,13 +413,42 @@ class ServerDialog(QDialog):
 
     @Slot()
     def _transport_changed(self) -> None:
+        self._update_rows()
+
+    @Slot()
+    def _update_rows(self) -> None:
+        """Show the rows of the chosen connection type, and the advanced ones when unfolded."""
         stdio = self.transport_value() == "stdio"
+        advanced = self.advanced.expanded()
         for rows, shown in ((self.stdio_rows, stdio), (self.http_rows, not stdio)):
             for widget in rows:
                 self.form.setRowVisible(widget, shown)
+        for widget in self.advanced_rows:
+            self.form.setRowVisible(widget, advanced and (widget is not self.cwd_row or stdio))
+
+    @Slot(bool)
+    def _developer_mode_changed(self, on: bool) -> None:
+        """Developer mode unfolds Advanced and names the connection types by their protocol."""
+        if on:
+            self.advanced.set_expanded(True)
+        self._name_transports(on)
+
+    def _name_transports(self, developer: bool) -> None:
+        for i in range(self.transport.count()):
+            kind = str(self.transport.itemData(i))
+            self.transport.setItemText(i, transport_label(kind, developer=developer))
+
+    def _advanced_set(self) -> bool:
+        """Whether the loaded server uses an advanced field (then it is shown unfolded)."""
+        return bool(
+            self.cwd.text()
+            or self.roots.count()
+            or str(self.mode.currentData()) != "auto"
+            or abs(self.timeout.value() - 60.0) > 1e-9
+        )
 
     def _set_fields_enabled(self, on: bool) -> None:
-        for widget in (*self.stdio_rows, *self.http_rows):
+        for widget in (*self.stdio_rows, *self.http_rows, *self.advanced_rows):
             widget.setEnabled(on)
 
     @Slot()
@@ -562,13 +612,15 @@ class ServerDialog(QDialog):
         if settings is not None:
             self.timeout.setValue(float(getattr(settings, "timeout", 60.0) or 60.0))
             mode = str(getattr(settings, "protocol_mode", "auto") or "auto")
-            if self.mode.findText(mode) < 0:
-                self.mode.addItem(mode)
-            self.mode.setCurrentText(mode)
+            if self.mode.findData(mode) < 0:
+                self.mode.addItem(mode_label(mode), mode)
+            self.mode.setCurrentIndex(self.mode.findData(mode))
             self.roots.clear()
             self.roots.addItems(list(getattr(settings, "roots", []) or []))
             oauth = getattr(settings, "oauth", None)
             self.oauth.load(oauth if isinstance(oauth, dict) else {})
+            if self._advanced_set():
+                self.advanced.set_expanded(True)  # something set there: show it
 
     def errors(self) -> dict[str, str]:
         errs: dict[str, str] = {}
@@ -704,7 +756,7 @@ class ServerDialog(QDialog):
         entry.disabled = not self.enabled.isChecked()
         settings: dict[str, Any] = {
             "timeout": float(self.timeout.value()),
-            "protocol_mode": self.mode.currentText(),
+            "protocol_mode": str(self.mode.currentData()),
             "roots": [self.roots.item(i).text() for i in range(self.roots.count())],
         }
         if entry.transport != "stdio":

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemDelegate,
@@ -43,6 +43,57 @@ logger = logging.getLogger(__name__)
 EXAMPLE_STYLE = "background: #fff3c4; color: #4e3b00; border: 1px solid #e0b400; border-radius: 3px;"
 EXAMPLE_BACKGROUND = "#fff3c4"
 EXAMPLE_FOREGROUND = "#4e3b00"
+
+
+def transport_label(kind: str, *, developer: bool = False) -> str:
+    """A connection type in words; its protocol's name only in developer mode."""
+    tr = QCoreApplication.translate
+    words = {
+        "stdio": tr("ServerFields", "Runs on this computer"),
+        "http": tr("ServerFields", "Runs on the internet (URL)"),
+        "sse": tr("ServerFields", "Runs on the internet (URL, older kind)"),
+    }
+    protocol = {"stdio": "stdio", "http": "Streamable HTTP", "sse": "SSE"}
+    text = words.get(kind, kind)
+    return f"{text} — {protocol.get(kind, kind)}" if developer else text
+
+
+def mode_label(mode: str) -> str:
+    """A protocol mode in words: the two choices people may meet; version dates as they are."""
+    tr = QCoreApplication.translate
+    if mode == "auto":
+        return tr("ServerFields", "Automatic (recommended)")
+    if mode == "legacy":
+        return tr("ServerFields", "Older servers only")
+    return mode
+
+
+class AdvancedToggle(QToolButton):
+    """A folding header ("▸ Advanced"): checked shows what it folds.
+
+    Signals:
+        toggled(bool): from QToolButton, the section was unfolded (True) or folded."""
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("advancedToggle")
+        self.setText(text)
+        self.setCheckable(True)
+        self.setAutoRaise(True)
+        self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.setArrowType(Qt.ArrowType.RightArrow)
+        self.toggled.connect(self._arrow)
+
+    def expanded(self) -> bool:
+        return self.isChecked()
+
+    def set_expanded(self, on: bool) -> None:
+        self.setChecked(on)
+        self._arrow(on)
+
+    @Slot(bool)
+    def _arrow(self, on: bool) -> None:
+        self.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
 
 
 class ArgDelegate(QStyledItemDelegate):
