@@ -10,10 +10,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QDialog,
+    QLineEdit,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QTextEdit,
+    QWidget,
+)
 
 
 async def run_dialog(dialog: QDialog, *, modal: bool = True) -> int:
@@ -109,10 +122,105 @@ async def inform(
     box.deleteLater()
 
 
-def accept_on_ctrl_enter(dialog: QDialog) -> None:
-    """The app's one rule: Ctrl+Enter accepts every dialog; Enter accepts a single-line dialog
-    only (Qt's default button does that), never one with several fields or a text box."""
+# --- the keyboard rule every dialog of the app follows ----------------------------------------
+# Ctrl+Enter presses a dialog's main button (accepts it) from anywhere in it, a text box too.
+# Enter accepts only from a single-line field (Qt's default button does that); from a multi-line
+# box, editable or read-only, or a list, it never does (a half-typed server was saved and started,
+# a command shown read-only was allowed by a stray Enter). A dialog opens with the focus in its
+# first field one can type in, never in a read-only box.
+
+MULTI_LINE = (QPlainTextEdit, QTextEdit, QAbstractItemView)
+
+
+def accept_on_ctrl_enter(dialog: QDialog, main: Callable[[], object] | None = None) -> None:
+    """Ctrl+Enter (and Ctrl+Return) runs `main` — by default the dialog's `accept`."""
+    action = main if main is not None else dialog.accept
     for key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
         shortcut = QShortcut(QKeySequence(Qt.KeyboardModifier.ControlModifier | key), dialog)
         shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
-        shortcut.activated.connect(dialog.accept)
+        shortcut.activated.connect(action)
+
+
+def is_typing_field(widget: QWidget) -> bool:
+    """A field one can type in or choose in: not a read-only box, not a button or a label."""
+    if isinstance(widget, QLineEdit | QAbstractSpinBox):
+        return not widget.isReadOnly()
+    if isinstance(widget, QPlainTextEdit | QTextEdit):
+        return not widget.isReadOnly()
+    return isinstance(widget, QComboBox)
+
+
+def is_read_only_box(widget: QWidget) -> bool:
+    """A text box that shows something and takes no typing: never where a dialog opens."""
+    return isinstance(widget, QLineEdit | QPlainTextEdit | QTextEdit) and widget.isReadOnly()
+
+
+def first_typing_field(dialog: QWidget) -> QWidget | None:
+    """The first field in `dialog`'s tab order that can take typing now (shown, enabled)."""
+    widget = dialog.nextInFocusChain()
+    seen: set[int] = set()
+    while widget is not None and widget is not dialog and id(widget) not in seen:
+        seen.add(id(widget))
+        if (
+            dialog.isAncestorOf(widget)
+            and widget.isVisibleTo(dialog)
+            and widget.isEnabled()
+            and widget.focusPolicy() & Qt.FocusPolicy.TabFocus
+            and is_typing_field(widget)
+        ):
+            return widget
+        widget = widget.nextInFocusChain()
+    return None
+
+
+class _KeyboardRule(QObject):
+    """The event filter behind `keyboard_rule`: the opening focus and Enter in multi-line boxes."""
+
+    def __init__(self, dialog: QDialog) -> None:
+        super().__init__(dialog)
+        self.dialog = dialog
+        self.focused_once = False
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.dialog and event.type() == QEvent.Type.Show and not self.focused_once:
+            self.focused_once = True
+            self.focus_first_field()
+        elif (
+            watched is self.dialog
+            and event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+            and not event.modifiers() & Qt.KeyboardModifier.ControlModifier
+            # A key a multi-line box did not take (a read-only one, a list) reaches the dialog,
+            # whose default button would accept it: stop it here.
+            and isinstance(QApplication.focusWidget(), MULTI_LINE)
+        ):
+            event.accept()
+            return True
+        return False
+
+    def focus_first_field(self) -> None:
+        """Keep a focus the dialog chose in a typing field; else the first such field; else keep
+        the default button's, never a read-only box's."""
+        current = self.dialog.focusWidget()
+        if current is not None and is_typing_field(current) and current.isVisibleTo(self.dialog):
+            return
+        field = first_typing_field(self.dialog)
+        if field is not None:
+            field.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
+            return
+        if current is not None and is_read_only_box(current):
+            default = next((b for b in self.dialog.findChildren(QPushButton) if b.isDefault()), None)
+            if default is not None:
+                default.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
+
+
+def keyboard_rule(
+    dialog: QDialog, main: Callable[[], object] | None = None, *, ctrl_enter: bool = True
+) -> None:
+    """Make `dialog` follow the app's keyboard rule (above). `main` is what Ctrl+Enter does when
+    that is not `accept` (the trust prompt: its default button, "Don't run" for a risky command);
+    ctrl_enter=False for a dialog with nothing to accept (a manager closed with Close)."""
+    if ctrl_enter:
+        accept_on_ctrl_enter(dialog, main)
+    dialog.installEventFilter(_KeyboardRule(dialog))

@@ -45,7 +45,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.secrets.inventory import Inventory, Kind, SecretItem, Usage, clean_up_orphans, read_inventory
-from app.ui.async_dialogs import ask, run_dialog
+from app.ui.async_dialogs import ask, keyboard_rule, run_dialog
 from app.ui.credentials_widgets import KeychainNotice, SecretDialog
 from app.ui.safe_text import plain_label, plain_tooltip, visible_line
 
@@ -208,6 +208,7 @@ class CredentialsView(QDialog):
         for first, second in itertools.pairwise(order):
             QWidget.setTabOrder(first, second)
         self.tree.setFocus()
+        keyboard_rule(self, ctrl_enter=False)  # nothing to accept: Close closes
         self._update_actions()
 
     def _button(self, text: str, slot: Callable[[], Any]) -> QPushButton:
@@ -332,9 +333,7 @@ class CredentialsView(QDialog):
         self._select(keep)
         count = len(inventory.items())
         if self.secrets.session_only:
-            self.status.setText(
-                self.tr("No keychain: keys are kept until MCP Desk closes.")
-            )
+            self.status.setText(self.tr("No keychain: keys are kept until MCP Desk closes."))
         elif count == 0:
             self.status.setText(self.tr("MCP Desk keeps no keys for your servers."))
         else:

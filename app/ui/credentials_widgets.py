@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.config.refs import is_valid_secret_name
+from app.ui.async_dialogs import keyboard_rule
 from app.ui.safe_text import plain_label
 
 
@@ -70,6 +71,7 @@ class SecretDialog(QDialog):
         self.name.textChanged.connect(self._check)
         self.value.textChanged.connect(self._check)
         (self.value if name else self.name).setFocus()
+        keyboard_rule(self)
         self._check()
         self.resize(460, self.sizeHint().height())
 

@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 from app.install.answers import problems
 from app.install.plan import Answer, InstallPlan, apply
 from app.mcp.visible import visible_line
-from app.ui.async_dialogs import run_dialog
+from app.ui.async_dialogs import keyboard_rule, run_dialog
 from app.ui.install_fields import BoolField, Field, make_field
 from app.ui.safe_text import plain_label
 from app.ui.widgets import TextLabel
@@ -198,6 +198,7 @@ class InstallDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         outer.addWidget(self.buttons)
+        keyboard_rule(self)
         self._refresh()
         hint = self.sizeHint()
         self.resize(max(560, hint.width()), min(760, max(hint.height(), 360)))

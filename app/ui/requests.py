@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.async_dialogs import ask, run_dialog
+from app.ui.async_dialogs import ask, keyboard_rule, run_dialog
 from app.ui.safe_text import plain_label, visible, visible_line
 
 logger = logging.getLogger(__name__)
@@ -65,6 +65,7 @@ class SamplingDialog(QDialog):
         self.send_button.clicked.connect(self.accept)
         self.decline_button.clicked.connect(self.reject)
         lay.addWidget(box)
+        keyboard_rule(self)  # opens in the answer, not the read-only conversation
 
     @staticmethod
     def describe(request: Any) -> str:

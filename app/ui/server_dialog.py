@@ -47,7 +47,7 @@ from PySide6.QtWidgets import (
 
 from app.config.secret_names import sanitise_secret_name
 from app.ui.arg_secrets import ArgSecrets, take_launch_secrets
-from app.ui.async_dialogs import accept_on_ctrl_enter, run_dialog
+from app.ui.async_dialogs import keyboard_rule, run_dialog
 from app.ui.developer_mode import developer_mode
 from app.ui.safe_text import plain_label, visible_line
 from app.ui.server_checks import (
@@ -296,7 +296,7 @@ class ServerDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
         self.save_button().setToolTip(self.tr("Save (Ctrl+Enter)"))
         outer.addWidget(self.buttons)
-        accept_on_ctrl_enter(self)
+        keyboard_rule(self)
 
         self.transport.currentIndexChanged.connect(self._transport_changed)
         self.command.editingFinished.connect(self._check_command)
@@ -318,7 +318,7 @@ class ServerDialog(QDialog):
     # --- keyboard: Enter moves on, Ctrl+Enter saves -------------------------------------------
     def keyPressEvent(self, event: QKeyEvent) -> None:
         """Enter never saves this many-field dialog (a half-typed server was saved and started):
-        it goes to the next field. Ctrl+Enter (a shortcut, accept_on_ctrl_enter) and Save save."""
+        it goes to the next field. Ctrl+Enter (async_dialogs.keyboard_rule) and Save save."""
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not (
             event.modifiers() & Qt.KeyboardModifier.ControlModifier
         ):
@@ -827,7 +827,7 @@ class ServerDialog(QDialog):
         )
         box.setOption(QInputDialog.InputDialogOption.UsePlainTextEditForTextInput, True)
         box.setOkButtonText(self.tr("Paste"))
-        accept_on_ctrl_enter(box)
+        keyboard_rule(box)
         self.paste_box = box  # tests and screenshots reach it here
         try:
             code = await run_dialog(box)

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
 )
 
-from app.ui.async_dialogs import inform, run_dialog
+from app.ui.async_dialogs import inform, keyboard_rule, run_dialog
 from app.ui.safe_text import plain_labels, visible_line
 
 logger = logging.getLogger(__name__)
@@ -157,6 +157,7 @@ async def _ask_input(window: Any, spec: Any) -> str | None:
     d.setLabelText(spec.description or spec.id)
     plain_labels(d)  # the description comes from the imported file: never rendered as HTML
     d.setTextEchoMode(QLineEdit.EchoMode.Password if spec.password else QLineEdit.EchoMode.Normal)
+    keyboard_rule(d)
     code = await run_dialog(d)
     value = d.textValue() if code == QDialog.DialogCode.Accepted.value else None
     d.deleteLater()

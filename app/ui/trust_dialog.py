@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.async_dialogs import run_dialog
+from app.ui.async_dialogs import keyboard_rule, run_dialog
 from app.ui.elide import PREVIEW_CHARS, preview
 from app.ui.safe_text import plain_label, visible, visible_line
 
@@ -196,6 +196,8 @@ class TrustDialog(QDialog):
         # Enter by habit must not run a risky command.
         self._default = self.dont_run_button if request.risks else self.allow_button
         self._default.setDefault(True)
+        # Ctrl+Enter presses the default button: never "Allow" by habit for a risky command.
+        keyboard_rule(self, main=self._default.click)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
