@@ -122,6 +122,43 @@ async def inform(
     box.deleteLater()
 
 
+async def choose_path(
+    parent: QWidget,
+    title: str,
+    start: str,
+    *,
+    folder: bool = False,
+    save: bool = False,
+    filters: str = "",
+) -> tuple[str, str] | None:
+    """A folder or file chosen in a file dialog opened and awaited (the static getOpenFileName &
+    co. run exec(), a nested loop): (path, chosen filter), or None when cancelled. The dialog is
+    `file_dialog` on the top window while it is open (tests and screenshots reach it there)."""
+    from pathlib import Path
+
+    from PySide6.QtWidgets import QFileDialog
+
+    chooser = QFileDialog(parent, title, start or str(Path.home()), filters)
+    if save:
+        chooser.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        chooser.setFileMode(QFileDialog.FileMode.AnyFile)
+    elif folder:
+        chooser.setFileMode(QFileDialog.FileMode.Directory)
+        chooser.setOption(QFileDialog.Option.ShowDirsOnly, True)
+    else:
+        chooser.setFileMode(QFileDialog.FileMode.ExistingFile)
+    top = parent.window()
+    setattr(top, "file_dialog", chooser)  # noqa: B010  # any window: no attribute declared for it
+    try:
+        accepted = await run_dialog(chooser) == QDialog.DialogCode.Accepted.value
+        files = chooser.selectedFiles()
+        chosen_filter = chooser.selectedNameFilter()
+    finally:
+        setattr(top, "file_dialog", None)  # noqa: B010
+        chooser.deleteLater()
+    return (files[0], chosen_filter) if accepted and files else None
+
+
 # --- the keyboard rule every dialog of the app follows ----------------------------------------
 # Ctrl+Enter presses a dialog's main button (accepts it) from anywhere in it, a text box too.
 # Enter accepts only from a single-line field (Qt's default button does that); from a multi-line
@@ -174,20 +211,18 @@ def first_typing_field(dialog: QWidget) -> QWidget | None:
 
 
 class _KeyboardRule(QObject):
-    """The event filter behind `keyboard_rule`: the opening focus and Enter in multi-line boxes."""
-
-    def __init__(self, dialog: QDialog) -> None:
-        super().__init__(dialog)
-        self.dialog = dialog
-        self.focused_once = False
+    """The event filter behind `keyboard_rule`: the opening focus and Enter in multi-line boxes.
+    It keeps no state of its own (a filter may be called while its dialog is torn down): the
+    dialog it watches is `watched`, and "focused once" is a property of that dialog."""
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.dialog and event.type() == QEvent.Type.Show and not self.focused_once:
-            self.focused_once = True
-            self.focus_first_field()
+        if not isinstance(watched, QDialog):
+            return False
+        if event.type() == QEvent.Type.Show and not watched.property("openingFocusDone"):
+            watched.setProperty("openingFocusDone", True)
+            focus_first_field(watched)
         elif (
-            watched is self.dialog
-            and event.type() == QEvent.Type.KeyPress
+            event.type() == QEvent.Type.KeyPress
             and isinstance(event, QKeyEvent)
             and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
             and not event.modifiers() & Qt.KeyboardModifier.ControlModifier
@@ -199,20 +234,21 @@ class _KeyboardRule(QObject):
             return True
         return False
 
-    def focus_first_field(self) -> None:
-        """Keep a focus the dialog chose in a typing field; else the first such field; else keep
-        the default button's, never a read-only box's."""
-        current = self.dialog.focusWidget()
-        if current is not None and is_typing_field(current) and current.isVisibleTo(self.dialog):
-            return
-        field = first_typing_field(self.dialog)
-        if field is not None:
-            field.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
-            return
-        if current is not None and is_read_only_box(current):
-            default = next((b for b in self.dialog.findChildren(QPushButton) if b.isDefault()), None)
-            if default is not None:
-                default.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
+
+def focus_first_field(dialog: QDialog) -> None:
+    """Keep a focus the dialog chose in a typing field; else the first such field; else keep the
+    default button's, never a read-only box's."""
+    current = dialog.focusWidget()
+    if current is not None and is_typing_field(current) and current.isVisibleTo(dialog):
+        return
+    field = first_typing_field(dialog)
+    if field is not None:
+        field.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
+        return
+    if current is not None and is_read_only_box(current):
+        default = next((b for b in dialog.findChildren(QPushButton) if b.isDefault()), None)
+        if default is not None:
+            default.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
 
 
 def keyboard_rule(

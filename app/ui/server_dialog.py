@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, Slot
-from PySide6.QtGui import QBrush, QColor, QKeyEvent
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemDelegate,
     QApplication,
@@ -31,7 +31,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QInputDialog,
@@ -47,8 +46,9 @@ from PySide6.QtWidgets import (
 
 from app.config.secret_names import sanitise_secret_name
 from app.ui.arg_secrets import ArgSecrets, take_launch_secrets
-from app.ui.async_dialogs import keyboard_rule, run_dialog
+from app.ui.async_dialogs import choose_path, inform, keyboard_rule, run_dialog
 from app.ui.developer_mode import developer_mode
+from app.ui.dialog_style import error_text, example_field, example_item, note
 from app.ui.safe_text import plain_label, visible_line
 from app.ui.server_checks import (
     OAUTH_CLIENT_SECRET,
@@ -59,9 +59,6 @@ from app.ui.server_checks import (
     validate_url,
 )
 from app.ui.server_fields import (
-    EXAMPLE_BACKGROUND,
-    EXAMPLE_FOREGROUND,
-    EXAMPLE_STYLE,
     AdvancedToggle,
     ArgDelegate,
     Example,
@@ -103,7 +100,7 @@ class ServerDialog(QDialog):
         super().__init__(parent)
         self.controller = controller
         self.original = controller.entry(name) if name else None
-        self.setWindowTitle("Edit server" if self.original else "Add server")
+        self.setWindowTitle(self.tr("Edit server") if self.original else self.tr("Add server"))
         self.setObjectName("serverDialog")
         self.resize(640, 560)
         self.pasted: list[InstallPlan] | None = None  # several servers pasted: added as a whole
@@ -129,9 +126,7 @@ class ServerDialog(QDialog):
         top.addWidget(self.paste_button)
         outer.addLayout(top)
         self.paste_note = plain_label("")
-        self.paste_note.setStyleSheet(
-            "background: #e3f2fd; color: #0d47a1; padding: 6px; border-radius: 4px;"
-        )
+        note(self.paste_note, "info")
         self.paste_note.hide()
         outer.addWidget(self.paste_note)
         self.example_values = ExampleValues(self)
@@ -142,7 +137,7 @@ class ServerDialog(QDialog):
         form = self.form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        self.name, self.name_error = self._checked_line(form, "Name", "for example github")
+        self.name, self.name_error = self._checked_line(form, self.tr("Name"), self.tr("for example github"))
         self.transport = QComboBox()
         self.transport.setAccessibleName(self.tr("Where the server runs"))
         for kind in ("stdio", "http", "sse"):
@@ -150,18 +145,14 @@ class ServerDialog(QDialog):
         form.addRow(self.tr("Runs"), self.transport)
 
         # stdio rows
-        self.command, self.command_error = self._checked_line(
-            form, "Command", "npx, uvx, python, or a full path"
-        )
+        self.command, self.command_error = self._checked_line(form, self.tr("Command"), "")
         self.command.setPlaceholderText(
             self.tr("npx, uvx, python, a full path — or the whole command line from the README")
         )
         command_box = self.command.parentWidget()
         self.split_note = plain_label("", wrap=False)  # short lines: a wrapping label grows tall
         self.split_note.setObjectName("splitNote")
-        self.split_note.setStyleSheet(
-            "background: #e8f5e9; color: #1b5e20; padding: 6px; border-radius: 4px;"
-        )
+        note(self.split_note, "success")
         self.split_note.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         self.split_note.hide()
         self.runtime_line = plain_label("", wrap=True)
@@ -175,7 +166,7 @@ class ServerDialog(QDialog):
         al = QVBoxLayout(args_box)
         al.setContentsMargins(0, 0, 0, 0)
         self.args = QListWidget()
-        self.args.setAccessibleName("Arguments")
+        self.args.setAccessibleName(self.tr("Arguments"))
         self.args.setToolTip(
             self.tr("Enter edits an argument and goes on to the next; Ctrl+Enter saves the server.")
         )
@@ -187,10 +178,10 @@ class ServerDialog(QDialog):
         al.addWidget(self.args)
         ab = QHBoxLayout()
         for text, slot in (
-            ("Add", self._add_arg),
-            ("Remove", self._remove_arg),
-            ("Up", lambda: self._move_arg(-1)),
-            ("Down", lambda: self._move_arg(1)),
+            (self.tr("Add"), self._add_arg),
+            (self.tr("Remove"), self._remove_arg),
+            (self.tr("Up"), lambda: self._move_arg(-1)),
+            (self.tr("Down"), lambda: self._move_arg(1)),
         ):
             b = QPushButton(text)
             b.setAutoDefault(False)
@@ -201,14 +192,14 @@ class ServerDialog(QDialog):
         ab.addStretch(1)
         al.addLayout(ab)
         al.addWidget(self.arg_secrets.warning)
-        form.addRow("Arguments", args_box)
+        form.addRow(self.tr("Arguments"), args_box)
         self.env = KeyValueRows("env")
-        form.addRow("Environment", self.env)
+        form.addRow(self.tr("Environment"), self.env)
         self.stdio_rows: list[QWidget] = [w for w in (command_box, args_box, self.env) if w]
         # http rows
         self.url, self.url_error = self._checked_line(form, "URL", "https://example.com/mcp")
         self.headers = KeyValueRows("header")
-        form.addRow("Headers", self.headers)
+        form.addRow(self.tr("Headers"), self.headers)
         oauth_box = QWidget()
         ol = QVBoxLayout(oauth_box)
         ol.setContentsMargins(0, 0, 0, 0)
@@ -385,7 +376,7 @@ class ServerDialog(QDialog):
         """An error line under a field. Its line is kept while it is hidden, so a message coming
         and going does not move the fields (and the button under the mouse)."""
         label = plain_label("")
-        label.setStyleSheet("color: #b71c1c;")
+        error_text(label)
         label.setMinimumHeight(label.fontMetrics().lineSpacing())
         policy = label.sizePolicy()
         policy.setRetainSizeWhenHidden(True)
@@ -550,8 +541,7 @@ class ServerDialog(QDialog):
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
             if any(ex.text in a for ex in self.examples):
                 # Coloured before it is added: a change after would count as an edit.
-                item.setBackground(QBrush(QColor(EXAMPLE_BACKGROUND)))
-                item.setForeground(QBrush(QColor(EXAMPLE_FOREGROUND)))
+                example_item(item)
                 item.setToolTip(self.tr("An example value: replace it with your own above."))
             self.args.addItem(item)
 
@@ -565,15 +555,25 @@ class ServerDialog(QDialog):
             names.update(sanitise_secret_name(key) for key, _v, secret, _r in rows.values() if secret)
         return names
 
+    @Slot()
     def _browse_cwd(self) -> None:
-        d = QFileDialog.getExistingDirectory(self, "Working directory", self.cwd.text() or str(Path.home()))
-        if d:
-            self.cwd.setText(d)
+        self._chooser = asyncio.ensure_future(self._choose_cwd())
 
+    async def _choose_cwd(self) -> None:
+        chosen = await choose_path(
+            self, self.tr("The folder the program starts in"), self.cwd.text(), folder=True
+        )
+        if chosen:
+            self.cwd.setText(chosen[0])
+
+    @Slot()
     def _add_root(self) -> None:
-        d = QFileDialog.getExistingDirectory(self, "A folder the server may use", str(Path.home()))
-        if d:
-            self.roots.addItem(d)
+        self._chooser = asyncio.ensure_future(self._choose_root())
+
+    async def _choose_root(self) -> None:
+        chosen = await choose_path(self, self.tr("A folder the server may use"), "", folder=True)
+        if chosen:
+            self.roots.addItem(chosen[0])
 
     def done(self, result: int) -> None:
         for task in (self._secret_lookup, self._runtime_lookup):
@@ -626,13 +626,13 @@ class ServerDialog(QDialog):
         errs: dict[str, str] = {}
         name = self.name.text().strip()
         if not name:
-            errs["name"] = "Give the server a name."
+            errs["name"] = self.tr("Give the server a name.")
         elif "/" in name:
-            errs["name"] = "A name cannot contain “/”."
+            errs["name"] = self.tr("A name cannot contain “/”.")
         elif (self.original is None or name != self.original.name) and self.controller.entry(
             name
         ) is not None:
-            errs["name"] = f"There is already a server called “{name}”."
+            errs["name"] = self.tr("There is already a server called “%1”.").replace("%1", name)
         missing = {ex.id for ex in self._active_examples() if ex.question.required} - {
             k for k, v in self.example_values.answers().items() if v
         }
@@ -850,7 +850,9 @@ class ServerDialog(QDialog):
             # One server goes into the fields as written: the dialog's own toggles take its keys.
             found = read_snippet(text, extract=None, detect_secrets=False)
         except SnippetError as exc:
-            QMessageBox.warning(self, self.tr("Paste a snippet"), str(exc))
+            self._problem = asyncio.ensure_future(
+                inform(self, self.tr("Paste a snippet"), str(exc), icon=QMessageBox.Icon.Warning)
+            )
             return 0
         plans = found.plans
         if len(plans) > 1:
@@ -927,14 +929,14 @@ class ServerDialog(QDialog):
         tip = self.tr("An example value: replace it with your own above.")
         for edit in (self.command, self.url, self.cwd):
             if any(ex.text in edit.text() for ex in self.examples):
-                edit.setStyleSheet("QLineEdit { " + EXAMPLE_STYLE + " }")
+                example_field(edit)
                 edit.setToolTip(tip)
         for rows in (self.env, self.headers):
             for _k, v, _s, _ in rows.rows:
                 if any(ex.text in v.text() for ex in self.examples):
                     v.setEchoMode(QLineEdit.EchoMode.Normal)  # the example is no secret: show it
                     v.setReadOnly(True)
-                    v.setStyleSheet("QLineEdit { " + EXAMPLE_STYLE + " }")
+                    example_field(v)
                     v.setToolTip(tip)
         self.set_args(self.args_value())
 

@@ -5,6 +5,7 @@ of a pasted snippet to replace, and the folded "Advanced" section.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import logging
 from dataclasses import dataclass
@@ -16,7 +17,6 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemDelegate,
     QCheckBox,
-    QFileDialog,
     QFormLayout,
     QFrame,
     QHBoxLayout,
@@ -29,20 +29,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.ui.async_dialogs import choose_path
+from app.ui.dialog_style import error_text, example_field, keep_styled, label_colour
 from app.ui.safe_text import plain_label, visible_line
 from app.ui.server_checks import SECRET_PLACEHOLDER, is_ref, looks_secret
+from app.ui.theme import notice_style
 from app.ui.widgets import tool_button
 
 if TYPE_CHECKING:
     from app.install.plan import Question
 
 logger = logging.getLogger(__name__)
-
-
-# How a field holding an example value to replace looks (light and dark palettes alike).
-EXAMPLE_STYLE = "background: #fff3c4; color: #4e3b00; border: 1px solid #e0b400; border-radius: 3px;"
-EXAMPLE_BACKGROUND = "#fff3c4"
-EXAMPLE_FOREGROUND = "#4e3b00"
 
 
 def transport_label(kind: str, *, developer: bool = False) -> str:
@@ -219,10 +216,7 @@ class KeyringNotice(QFrame):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("keyringNotice")
-        self.setStyleSheet(
-            "#keyringNotice { background: #fff8e1; border: 1px solid #f3d98b; border-radius: 4px; }"
-            "#keyringNotice QLabel { color: #4e3b00; }"
-        )
+        keep_styled(self, lambda: notice_style("warning", "#keyringNotice") + label_colour("warning"))
         lay = QHBoxLayout(self)
         lay.setContentsMargins(10, 8, 10, 8)
         self.text = QLabel()
@@ -367,10 +361,7 @@ class ExampleValues(QFrame):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("exampleValues")
-        self.setStyleSheet(
-            "#exampleValues { background: #fffbea; border: 1px solid #e0b400; border-radius: 4px; }"
-            "#exampleValues QLabel { color: #4e3b00; background: transparent; }"
-        )
+        keep_styled(self, lambda: notice_style("warning", "#exampleValues") + label_colour("warning"))
         lay = QVBoxLayout(self)
         lay.setContentsMargins(10, 8, 10, 8)
         self.title = plain_label(
@@ -397,7 +388,7 @@ class ExampleValues(QFrame):
             edit = QLineEdit()
             edit.setObjectName(f"example:{ex.id}")
             edit.setAccessibleName(q.label or q.key)
-            edit.setStyleSheet("QLineEdit { " + EXAMPLE_STYLE + " }")
+            example_field(edit)
             if q.secret:
                 edit.setEchoMode(QLineEdit.EchoMode.Password)
             if q.default:
@@ -422,7 +413,7 @@ class ExampleValues(QFrame):
             )
             note.setStyleSheet("font-size: small;")
             error = plain_label("")
-            error.setStyleSheet("color: #b71c1c;")
+            error_text(error)
             error.hide()
             box = QWidget()
             v = QVBoxLayout(box)
@@ -440,12 +431,14 @@ class ExampleValues(QFrame):
         self.setVisible(bool(examples))
 
     def _browse(self, edit: QLineEdit, kind: str) -> None:
-        if kind == "directory":
-            chosen = QFileDialog.getExistingDirectory(self, self.tr("Choose a folder"), str(Path.home()))
-        else:
-            chosen = QFileDialog.getOpenFileName(self, self.tr("Choose a file"), str(Path.home()))[0]
+        self._chooser = asyncio.ensure_future(self._choose(edit, kind))
+
+    async def _choose(self, edit: QLineEdit, kind: str) -> None:
+        folder = kind == "directory"
+        title = self.tr("Choose a folder") if folder else self.tr("Choose a file")
+        chosen = await choose_path(self, title, "", folder=folder)
         if chosen:
-            edit.setText(chosen)
+            edit.setText(chosen[0])
 
     def answers(self) -> dict[str, str]:
         return {key: edit.text().strip() for key, edit in self.fields.items()}

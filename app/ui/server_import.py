@@ -16,16 +16,30 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
     QDialog,
-    QFileDialog,
     QInputDialog,
     QLineEdit,
     QMessageBox,
 )
 
-from app.ui.async_dialogs import inform, keyboard_rule, run_dialog
+from app.ui.async_dialogs import choose_path, inform, keyboard_rule, run_dialog
 from app.ui.safe_text import plain_labels, visible_line
 
 logger = logging.getLogger(__name__)
+
+
+_TASKS: set[asyncio.Future[None]] = set()
+"""Flows started from a menu (export) kept alive until they end (the loop holds tasks weakly)."""
+
+APPS = {
+    "claude": "Claude Desktop",
+    "cursor": "Cursor",
+    "vscode": "VS Code",
+}
+"""The apps whose server lists can be imported (their names are not translated)."""
+
+
+def _tr(text: str, disambiguation: str | None = None, n: int = -1) -> str:
+    return QCoreApplication.translate("ServerImport", text, disambiguation, n)
 
 
 async def import_plans(window: Any, plans: list[Any], answers: list[dict[str, str | None]]) -> None:
@@ -41,8 +55,8 @@ async def import_plans(window: Any, plans: list[Any], answers: list[dict[str, st
     except Exception as exc:
         await inform(
             window,
-            QCoreApplication.translate("ServerImport", "Import failed"),
-            QCoreApplication.translate("ServerImport", "Nothing was imported:") + f"\n\n{exc}",
+            _tr("Import failed"),
+            _tr("Nothing was imported:") + f"\n\n{exc}",
             icon=QMessageBox.Icon.Critical,
         )
         return
@@ -54,28 +68,21 @@ async def import_servers(window: Any, source: str) -> None:
     from app.config.locations import known_import_sources
 
     if source == "file":
-        # Not the static getOpenFileName: that runs exec(), a nested loop inside this coroutine.
-        chooser = QFileDialog(
-            window, "Import servers from", str(Path.home()), "JSON files (*.json *.jsonc);;All files (*)"
+        chosen = await choose_path(
+            window,
+            _tr("Import servers from"),
+            str(Path.home()),
+            filters=_tr("JSON files (*.json *.jsonc);;All files (*)"),
         )
-        chooser.setFileMode(QFileDialog.FileMode.ExistingFile)
-        window.file_dialog = chooser  # tests reach it here
-        try:
-            accepted = await run_dialog(chooser) == QDialog.DialogCode.Accepted.value
-            files = chooser.selectedFiles()
-        finally:
-            window.file_dialog = None
-            chooser.deleteLater()
-        if accepted and files:
-            await _import_file(window, Path(files[0]), "auto")
+        if chosen:
+            await _import_file(window, Path(chosen[0]), "auto")
         return
     found = [s for s in known_import_sources() if s.format == source and s.exists]
     if not found:
-        names = {"claude": "Claude Desktop", "cursor": "Cursor", "vscode": "VS Code"}
         await inform(
             window,
-            "Nothing to import",
-            f"No {names.get(source, source)} configuration was found on this computer.",
+            _tr("Nothing to import"),
+            _tr("No %1 settings were found on this computer.").replace("%1", APPS.get(source, source)),
         )
         return
     await _import_file(window, found[0].path, found[0].format)
@@ -103,8 +110,8 @@ async def _import_file(window: Any, path: Path, fmt: Any) -> None:
     except Exception as exc:
         await inform(
             window,
-            "Import failed",
-            f"Nothing was imported from {path}:\n\n{exc}",
+            _tr("Import failed"),
+            _tr("Nothing was imported from %1:").replace("%1", str(path)) + f"\n\n{exc}",
             icon=QMessageBox.Icon.Critical,
         )
         return
@@ -114,9 +121,13 @@ async def _import_file(window: Any, path: Path, fmt: Any) -> None:
 async def _imported(window: Any, result: Any) -> None:
     controller = window.controller
     controller.servers_changed.emit()
-    added = ", ".join(new for _, new in result.added) or "no servers"
+    if result.added:
+        msg = _tr("Imported %1.").replace("%1", ", ".join(new for _, new in result.added))
+    else:
+        msg = _tr("No server was imported.")
     secrets = len(result.secret_names)
-    msg = f"Imported {added}." + (f" {secrets} secret(s) moved to the keychain." if secrets else "")
+    if secrets:
+        msg += " " + _tr("%n key(s) moved to your computer's keychain.", "", secrets)
     if result.warnings:
         msg += "\n\n" + "\n".join(result.warnings)
     window.statusBar().showMessage(visible_line(msg.splitlines()[0]), 10000)
@@ -130,21 +141,20 @@ async def _report_skipped(window: Any, result: Any) -> None:
     """Servers left out of an import (their keys had nowhere to go): each with its reason."""
     from app.secrets.backend import HELP_DOC
 
-    tr = QCoreApplication.translate
     lines = [f"{s.original_name}: {s.reason}" for s in result.skipped]
     text = (
-        tr("ServerImport", "Imported %1 server(s); %2 could not be imported:")
+        _tr("Imported %1 server(s); %2 could not be imported:")
         .replace("%1", str(len(result.added)))
         .replace("%2", str(len(result.skipped)))
     )
     forward = ""
     if any(s.needs_keychain for s in result.skipped):
-        forward = tr(
-            "ServerImport", "Set up a keychain (see %1) and add them again; the others are imported."
-        ).replace("%1", HELP_DOC)
+        forward = _tr("Set up a keychain (see %1) and add them again; the others are imported.").replace(
+            "%1", HELP_DOC
+        )
     await inform(
         window,
-        tr("ServerImport", "Some servers were not imported"),
+        _tr("Some servers were not imported"),
         text + "\n" + "\n".join(lines),
         informative=forward,
         icon=QMessageBox.Icon.Warning,
@@ -153,7 +163,7 @@ async def _report_skipped(window: Any, result: Any) -> None:
 
 async def _ask_input(window: Any, spec: Any) -> str | None:
     d = QInputDialog(window)
-    d.setWindowTitle("Value needed for import")
+    d.setWindowTitle(_tr("A value the import needs"))
     d.setLabelText(spec.description or spec.id)
     plain_labels(d)  # the description comes from the imported file: never rendered as HTML
     d.setTextEchoMode(QLineEdit.EchoMode.Password if spec.password else QLineEdit.EchoMode.Normal)
@@ -164,23 +174,42 @@ async def _ask_input(window: Any, spec: Any) -> str | None:
     return value
 
 
-def export_servers(window: Any) -> None:
-    """Save the list in Claude Desktop or VS Code format (secrets stay references)."""
+def export_servers(window: Any) -> asyncio.Future[None]:
+    """Save the list in Claude Desktop or VS Code format (secrets stay references); the file is
+    chosen in a dialog opened and awaited, so this starts the flow and returns its task."""
+    task = asyncio.ensure_future(_export_servers(window))
+    _TASKS.add(task)
+    task.add_done_callback(_TASKS.discard)
+    return task
+
+
+async def _export_servers(window: Any) -> None:
     from app.config.atomic import atomic_write
     from app.config.exporting import export_claude, export_vscode
 
-    path, chosen = QFileDialog.getSaveFileName(
+    vscode = _tr("VS Code mcp.json (*.json)")
+    chosen = await choose_path(
         window,
-        "Export servers",
+        _tr("Export servers"),
         str(Path.home() / "mcp-servers.json"),
-        "Claude Desktop / Cursor (*.json);;VS Code mcp.json (*.json)",
+        save=True,
+        filters=_tr("Claude Desktop / Cursor (*.json)") + ";;" + vscode,
     )
-    if not path:
+    if not chosen:
         return
-    data, warnings = (export_vscode if chosen.startswith("VS Code") else export_claude)(
-        window.controller.store
-    )
-    atomic_write(Path(path), (json.dumps(data, indent=2) + "\n").encode("utf-8"), backup=False)
-    window.statusBar().showMessage(
-        f"Exported to {path}" + (f" ({'; '.join(warnings)})" if warnings else ""), 10000
-    )
+    path, chosen_filter = chosen
+    data, warnings = (export_vscode if chosen_filter == vscode else export_claude)(window.controller.store)
+    try:
+        atomic_write(Path(path), (json.dumps(data, indent=2) + "\n").encode("utf-8"), backup=False)
+    except OSError as exc:
+        await inform(
+            window,
+            _tr("Export failed"),
+            _tr("The file could not be written: %1").replace("%1", str(exc)),
+            icon=QMessageBox.Icon.Critical,
+        )
+        return
+    msg = _tr("Exported to %1").replace("%1", path)
+    if warnings:
+        msg += f" ({'; '.join(warnings)})"
+    window.statusBar().showMessage(visible_line(msg), 10000)
