@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -65,8 +65,8 @@ async def ask(
     text: str,
     *,
     informative: str = "",
-    yes: str = "OK",
-    no: str = "Cancel",
+    yes: str = "",
+    no: str = "",
     checkbox: str | None = None,
     icon: QMessageBox.Icon = QMessageBox.Icon.Question,
 ) -> tuple[bool, bool]:
@@ -74,8 +74,12 @@ async def ask(
     from PySide6.QtWidgets import QCheckBox
 
     box = _message_box(parent, title, text, informative, icon)
-    yes_btn = box.addButton(yes, QMessageBox.ButtonRole.AcceptRole)
-    box.addButton(no, QMessageBox.ButtonRole.RejectRole)
+    yes_btn = box.addButton(
+        yes or QCoreApplication.translate("AsyncDialogs", "OK"), QMessageBox.ButtonRole.AcceptRole
+    )
+    box.addButton(
+        no or QCoreApplication.translate("AsyncDialogs", "Cancel"), QMessageBox.ButtonRole.RejectRole
+    )
     box.setDefaultButton(yes_btn)
     cb = None
     if checkbox:

@@ -37,34 +37,46 @@ def _tr(text: str) -> str:
 # (pattern of the doctor's title, the title for people with %1, %2 for the groups)
 # QT_TRANSLATE_NOOP marks the English for lupdate (typed `object`: str() where read).
 TITLES: tuple[tuple[re.Pattern[str], object], ...] = (
-    (re.compile(r"read the server's definition$"), QT_TRANSLATE_NOOP(CTX, "Read the server's settings")),
-    (re.compile(r"find the runtime of '(.*)'$"), QT_TRANSLATE_NOOP(CTX, "Find what runs “%1”")),
-    (re.compile(r"find the command '(.*)'$"), QT_TRANSLATE_NOOP(CTX, "Find the program “%1”")),
-    (re.compile(r"the runtime it runs on$"), QT_TRANSLATE_NOOP(CTX, "What it runs on")),
-    (re.compile(r"working directory$"), QT_TRANSLATE_NOOP(CTX, "The folder it starts in")),
-    (re.compile(r"start the process$"), QT_TRANSLATE_NOOP(CTX, "Start the program")),
-    (re.compile(r"the process keeps running$"), QT_TRANSLATE_NOOP(CTX, "The program keeps running")),
+    (
+        re.compile(r"read the server's definition$"),
+        QT_TRANSLATE_NOOP("DiagnoseWords", "Read the server's settings"),
+    ),
+    (re.compile(r"find the runtime of '(.*)'$"), QT_TRANSLATE_NOOP("DiagnoseWords", "Find what runs “%1”")),
+    (re.compile(r"find the command '(.*)'$"), QT_TRANSLATE_NOOP("DiagnoseWords", "Find the program “%1”")),
+    (re.compile(r"the runtime it runs on$"), QT_TRANSLATE_NOOP("DiagnoseWords", "What it runs on")),
+    (re.compile(r"working directory$"), QT_TRANSLATE_NOOP("DiagnoseWords", "The folder it starts in")),
+    (re.compile(r"start the process$"), QT_TRANSLATE_NOOP("DiagnoseWords", "Start the program")),
+    (
+        re.compile(r"the process keeps running$"),
+        QT_TRANSLATE_NOOP("DiagnoseWords", "The program keeps running"),
+    ),
     (
         re.compile(r"stdout carries only protocol messages$"),
-        QT_TRANSLATE_NOOP(CTX, "It prints only what MCP Desk understands"),
+        QT_TRANSLATE_NOOP("DiagnoseWords", "It prints only what MCP Desk understands"),
     ),
-    (re.compile(r"answer initialize$"), QT_TRANSLATE_NOOP(CTX, "It answers MCP Desk")),
-    (re.compile(r"read the URL$"), QT_TRANSLATE_NOOP(CTX, "Read the address")),
-    (re.compile(r"resolve the name (.*)$"), QT_TRANSLATE_NOOP(CTX, "Find “%1” on the internet")),
-    (re.compile(r"connect to (.*):(\d+)$"), QT_TRANSLATE_NOOP(CTX, "Reach %1 (port %2)")),
-    (re.compile(r"TLS handshake$"), QT_TRANSLATE_NOOP(CTX, "Check the secure connection")),
-    (re.compile(r"POST initialize$"), QT_TRANSLATE_NOOP(CTX, "Say hello to the server")),
-    (re.compile(r"GET the event stream$"), QT_TRANSLATE_NOOP(CTX, "Open the server's message stream")),
-    (re.compile(r"content type$"), QT_TRANSLATE_NOOP(CTX, "It answers like an MCP server")),
-    (re.compile(r"endpoint event$"), QT_TRANSLATE_NOOP(CTX, "It says where to send messages")),
-    (re.compile(r"connect as MCP Desk does$"), QT_TRANSLATE_NOOP(CTX, "Connect as MCP Desk does")),
-    (re.compile(r"the server's log$"), QT_TRANSLATE_NOOP(CTX, "Warnings the server wrote")),
+    (re.compile(r"answer initialize$"), QT_TRANSLATE_NOOP("DiagnoseWords", "It answers MCP Desk")),
+    (re.compile(r"read the URL$"), QT_TRANSLATE_NOOP("DiagnoseWords", "Read the address")),
+    (re.compile(r"resolve the name (.*)$"), QT_TRANSLATE_NOOP("DiagnoseWords", "Find “%1” on the internet")),
+    (re.compile(r"connect to (.*):(\d+)$"), QT_TRANSLATE_NOOP("DiagnoseWords", "Reach %1 (port %2)")),
+    (re.compile(r"TLS handshake$"), QT_TRANSLATE_NOOP("DiagnoseWords", "Check the secure connection")),
+    (re.compile(r"POST initialize$"), QT_TRANSLATE_NOOP("DiagnoseWords", "Say hello to the server")),
+    (
+        re.compile(r"GET the event stream$"),
+        QT_TRANSLATE_NOOP("DiagnoseWords", "Open the server's message stream"),
+    ),
+    (re.compile(r"content type$"), QT_TRANSLATE_NOOP("DiagnoseWords", "It answers like an MCP server")),
+    (re.compile(r"endpoint event$"), QT_TRANSLATE_NOOP("DiagnoseWords", "It says where to send messages")),
+    (
+        re.compile(r"connect as MCP Desk does$"),
+        QT_TRANSLATE_NOOP("DiagnoseWords", "Connect as MCP Desk does"),
+    ),
+    (re.compile(r"the server's log$"), QT_TRANSLATE_NOOP("DiagnoseWords", "Warnings the server wrote")),
 )
 
 
 def _exit_line(m: re.Match[str]) -> str:
     return (
-        _tr("It stopped (exit code %1) after %2 s without answering.")
+        QCoreApplication.translate("DiagnoseWords", "It stopped (exit code %1) after %2 s without answering.")
         .replace("%1", m.group(1))
         .replace("%2", m.group(2))
     )
@@ -72,8 +84,8 @@ def _exit_line(m: re.Match[str]) -> str:
 
 def _noise_line(m: re.Match[str]) -> str:
     return QCoreApplication.translate(
-        CTX, "It printed %n line(s) that MCP Desk cannot read:", "", int(m.group(1))
-    )
+        "DiagnoseWords", "Lines it printed that MCP Desk cannot read (%1):"
+    ).replace("%1", m.group(1))
 
 
 # (pattern of a detail line, how it reads for people; None: the line is shown without the prefix)
@@ -81,32 +93,50 @@ DETAILS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (re.compile(r"^stdout: (.*)$", re.S), lambda m: "“" + m.group(1) + "”"),
     (re.compile(r"^(\d+) line\(s\) on stdout are not JSON-RPC:$"), _noise_line),
     (re.compile(r"^it exited with code (-?\d+) after ([\d.]+) s without answering$"), _exit_line),
-    (re.compile(r"^stderr \(last lines\):$"), lambda m: _tr("The last lines it wrote as errors:")),
-    (re.compile(r"^it wrote nothing on stderr$"), lambda m: _tr("It wrote no error message.")),
+    (
+        re.compile(r"^stderr \(last lines\):$"),
+        lambda m: QCoreApplication.translate("DiagnoseWords", "The last lines it wrote as errors:"),
+    ),
+    (
+        re.compile(r"^it wrote nothing on stderr$"),
+        lambda m: QCoreApplication.translate("DiagnoseWords", "It wrote no error message."),
+    ),
     (
         re.compile(r"^no answer within ([\d.]+) s$"),
-        lambda m: _tr("No answer within %1 s.").replace("%1", m.group(1)),
+        lambda m: QCoreApplication.translate("DiagnoseWords", "No answer within %1 s.").replace(
+            "%1", m.group(1)
+        ),
     ),
     (
         re.compile(r"^nothing within ([\d.]+) s$"),
-        lambda m: _tr("No answer within %1 s.").replace("%1", m.group(1)),
+        lambda m: QCoreApplication.translate("DiagnoseWords", "No answer within %1 s.").replace(
+            "%1", m.group(1)
+        ),
     ),
     (
         re.compile(r"^HTTP (\d+)(.*)$"),
-        lambda m: _tr("The server answered %1.").replace("%1", (m.group(1) + m.group(2)).strip()),
+        lambda m: QCoreApplication.translate("DiagnoseWords", "The server answered %1.").replace(
+            "%1", (m.group(1) + m.group(2)).strip()
+        ),
     ),
     (
         re.compile(r"^(.*) does not exist$"),
-        lambda m: _tr("“%1” does not exist.").replace("%1", m.group(1)),
+        lambda m: QCoreApplication.translate("DiagnoseWords", "“%1” does not exist.").replace(
+            "%1", m.group(1)
+        ),
     ),
     (
         re.compile(r"^it does not take the initialize handshake, but discovery works \(below\)$"),
-        lambda m: _tr("It uses the newer way to start; connecting works (below)."),
+        lambda m: QCoreApplication.translate(
+            "DiagnoseWords", "It uses the newer way to start; connecting works (below)."
+        ),
     ),
     (
         re.compile(r"^(\d+) tools, (\d+) resources, (\d+) resource templates, (\d+) prompts$"),
         lambda m: (
-            _tr("Offers %1 tools, %2 resources, %3 templates and %4 prompts.")
+            QCoreApplication.translate(
+                "DiagnoseWords", "Offers %1 tools, %2 resources, %3 templates and %4 prompts."
+            )
             .replace("%1", m.group(1))
             .replace("%2", m.group(2))
             .replace("%3", m.group(3))
@@ -120,39 +150,42 @@ ADVICE: tuple[tuple[str, object], ...] = (
     (
         "a package the server needs is not installed",
         QT_TRANSLATE_NOOP(
-            CTX, "A part the server needs is not installed. Follow the setup steps in its README."
+            "DiagnoseWords", "A part the server needs is not installed. Follow the setup steps in its README."
         ),
     ),
     (
         "the package name is wrong or does not exist",
-        QT_TRANSLATE_NOOP(CTX, "The package name looks wrong. Compare it with the server's README."),
+        QT_TRANSLATE_NOOP(
+            "DiagnoseWords", "The package name looks wrong. Compare it with the server's README."
+        ),
     ),
     (
         "the server wants a credential",
         QT_TRANSLATE_NOOP(
-            CTX, "The server needs a key. Add it under Edit server (marked as secret), then try again."
+            "DiagnoseWords",
+            "The server needs a key. Add it under Edit server (marked as secret), then try again.",
         ),
     ),
     (
         "a port the server wants is taken",
-        QT_TRANSLATE_NOOP(CTX, "Another program uses the port this server needs."),
+        QT_TRANSLATE_NOOP("DiagnoseWords", "Another program uses the port this server needs."),
     ),
     (
         "the server may not read or run a file",
-        QT_TRANSLATE_NOOP(CTX, "The server is not allowed to open or run a file it needs."),
+        QT_TRANSLATE_NOOP("DiagnoseWords", "The server is not allowed to open or run a file it needs."),
     ),
     (
         "the server needs a newer Node or Python",
-        QT_TRANSLATE_NOOP(CTX, "The server needs a newer Node.js or Python."),
+        QT_TRANSLATE_NOOP("DiagnoseWords", "The server needs a newer Node.js or Python."),
     ),
     (
         "run the command in a terminal",
-        QT_TRANSLATE_NOOP(CTX, "The program stopped. Its last messages above may say why."),
+        QT_TRANSLATE_NOOP("DiagnoseWords", "The program stopped. Its last messages above may say why."),
     ),
     (
         "the server prints to stdout",
         QT_TRANSLATE_NOOP(
-            CTX,
+            "DiagnoseWords",
             "This does not look like an MCP server: it printed ordinary text where MCP Desk expects "
             "its messages. Check the command against the server's README.",
         ),
@@ -160,60 +193,87 @@ ADVICE: tuple[tuple[str, object], ...] = (
     (
         "the server may still be installing",
         QT_TRANSLATE_NOOP(
-            CTX,
+            "DiagnoseWords",
             "It did not answer. It may still be downloading on its first start (try again in a "
             "minute), or it is not an MCP server.",
         ),
     ),
     (
         "the server refused the handshake",
-        QT_TRANSLATE_NOOP(CTX, "The server refused to talk to MCP Desk. Check its version and settings."),
+        QT_TRANSLATE_NOOP(
+            "DiagnoseWords", "The server refused to talk to MCP Desk. Check its version and settings."
+        ),
     ),
     (
         "update the server (or MCP Desk)",
-        QT_TRANSLATE_NOOP(CTX, "The server and MCP Desk speak different versions. Update the server."),
+        QT_TRANSLATE_NOOP(
+            "DiagnoseWords", "The server and MCP Desk speak different versions. Update the server."
+        ),
     ),
-    ("install '", QT_TRANSLATE_NOOP(CTX, "Install this program, or give its full path in Edit server.")),
+    (
+        "install '",
+        QT_TRANSLATE_NOOP("DiagnoseWords", "Install this program, or give its full path in Edit server."),
+    ),
     (
         "fix the server's cwd",
-        QT_TRANSLATE_NOOP(CTX, "Choose an existing folder under Edit server → Advanced."),
+        QT_TRANSLATE_NOOP("DiagnoseWords", "Choose an existing folder under Edit server → Advanced."),
     ),
     (
         "check the command and its permissions",
-        QT_TRANSLATE_NOOP(CTX, "Check the command and that it may be run."),
+        QT_TRANSLATE_NOOP("DiagnoseWords", "Check the command and that it may be run."),
     ),
     (
         "use an http:// or https:// URL",
-        QT_TRANSLATE_NOOP(CTX, "The address must start with http:// or https://."),
+        QT_TRANSLATE_NOOP("DiagnoseWords", "The address must start with http:// or https://."),
     ),
-    ("check the host name", QT_TRANSLATE_NOOP(CTX, "Check the address, and that you are online.")),
+    (
+        "check the host name",
+        QT_TRANSLATE_NOOP("DiagnoseWords", "Check the address, and that you are online."),
+    ),
     (
         "nothing listens there",
-        QT_TRANSLATE_NOOP(CTX, "Nothing answers there. Is the server running, and is the address right?"),
+        QT_TRANSLATE_NOOP(
+            "DiagnoseWords", "Nothing answers there. Is the server running, and is the address right?"
+        ),
     ),
     (
         "a firewall or proxy may be in the way",
-        QT_TRANSLATE_NOOP(CTX, "A firewall or proxy may be in the way, or the server is down."),
+        QT_TRANSLATE_NOOP("DiagnoseWords", "A firewall or proxy may be in the way, or the server is down."),
     ),
     (
         "the server's certificate is not trusted",
         QT_TRANSLATE_NOOP(
-            CTX, "The server's certificate is not trusted (expired, self-made or for another name)."
+            "DiagnoseWords",
+            "The server's certificate is not trusted (expired, self-made or for another name).",
         ),
     ),
     (
         "this URL serves something else",
-        QT_TRANSLATE_NOOP(CTX, "This address serves something else (a web page?). Check the address."),
+        QT_TRANSLATE_NOOP(
+            "DiagnoseWords", "This address serves something else (a web page?). Check the address."
+        ),
     ),
-    ("check the path (often /sse)", QT_TRANSLATE_NOOP(CTX, "Check the address (it often ends in /sse).")),
-    ("the server hangs", QT_TRANSLATE_NOOP(CTX, "The server does not answer.")),
-    ("the answer is not valid MCP", QT_TRANSLATE_NOOP(CTX, "The answer is not what an MCP server sends.")),
+    (
+        "check the path (often /sse)",
+        QT_TRANSLATE_NOOP("DiagnoseWords", "Check the address (it often ends in /sse)."),
+    ),
+    ("the server hangs", QT_TRANSLATE_NOOP("DiagnoseWords", "The server does not answer.")),
+    (
+        "the answer is not valid MCP",
+        QT_TRANSLATE_NOOP("DiagnoseWords", "The answer is not what an MCP server sends."),
+    ),
     (
         "store the missing secret",
-        QT_TRANSLATE_NOOP(CTX, "A key is missing. Add it under Keys, then try again."),
+        QT_TRANSLATE_NOOP("DiagnoseWords", "A key is missing. Add it under Keys, then try again."),
     ),
-    ("unlock your keyring", QT_TRANSLATE_NOOP(CTX, "Unlock your computer's keychain, then try again.")),
-    ("start your desktop's keyring", QT_TRANSLATE_NOOP(CTX, "Your computer's keychain is not running.")),
+    (
+        "unlock your keyring",
+        QT_TRANSLATE_NOOP("DiagnoseWords", "Unlock your computer's keychain, then try again."),
+    ),
+    (
+        "start your desktop's keyring",
+        QT_TRANSLATE_NOOP("DiagnoseWords", "Your computer's keychain is not running."),
+    ),
 )
 
 

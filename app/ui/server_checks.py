@@ -12,17 +12,28 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
 logger = logging.getLogger(__name__)
 
 
 SECRET_REF_PREFIX = "${secret:"
 PROTOCOL_MODES = ("auto", "legacy", "2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
-SECRET_PLACEHOLDER = "stored in the keychain — type to replace"
+# Shown in an empty field whose value is in the keychain (translated where shown: secret_placeholder()).
+SECRET_PLACEHOLDER = QT_TRANSLATE_NOOP("ServerChecks", "kept in your computer's keychain — type to replace")
 # The keyring secret that holds a pre-registered OAuth client's secret (never settings.json):
 # app.secrets.oauth.CLIENT_SECRET, spelled here so opening the dialog imports no keyring code.
 OAUTH_CLIENT_SECRET = "oauth.client_secret"
 # settings.json `oauth` keys the dialog edits; others (grant, client_metadata_url) are kept as found.
 OAUTH_FIELDS = ("client_id", "scope")
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("ServerChecks", text)
+
+
+def secret_placeholder() -> str:
+    return _tr(str(SECRET_PLACEHOLDER))
 
 
 def is_ref(value: str) -> bool:
@@ -41,7 +52,9 @@ def validate_command(command: str, cwd: str = "") -> str | None:
     """A message when the command cannot be started as typed, else None."""
     command = command.strip()
     if not command:
-        return "Enter the command that starts the server (for example npx or uvx)."
+        return QCoreApplication.translate(
+            "ServerChecks", "Enter the command that starts the server (for example npx or uvx)."
+        )
     if any(c.isspace() for c in command) and not Path(command).exists():
         # A whole command line as READMEs print it (`python3 -m http.server`): the program is
         # its first word (the dialog splits the rest into arguments); judge that, not the line.
@@ -50,16 +63,23 @@ def validate_command(command: str, cwd: str = "") -> str | None:
         try:
             _env, command, _args = split_command_line(command)
         except ValueError as exc:
-            return f"This command line cannot be read: {exc}"
+            return QCoreApplication.translate("ServerChecks", "This command line cannot be read: %1").replace(
+                "%1", str(exc)
+            )
     if os.sep in command or (os.altsep and os.altsep in command):
         path = Path(command) if Path(command).is_absolute() or not cwd else Path(cwd) / command
         if not path.exists():
-            return f"No such file: {path}"
+            return QCoreApplication.translate("ServerChecks", "There is no file %1.").replace("%1", str(path))
         if not os.access(path, os.X_OK):
-            return f"Not executable: {path}"
+            return QCoreApplication.translate("ServerChecks", "%1 is not a program that can be run.").replace(
+                "%1", str(path)
+            )
         return None
     if shutil.which(command) is None:
-        return f"“{command}” was not found on PATH. Install it, or give its full path."
+        return QCoreApplication.translate(
+            "ServerChecks",
+            "“%1” is not installed on this computer (not found on PATH). Install it, or give its full path.",
+        ).replace("%1", command)
     return None
 
 
@@ -68,15 +88,17 @@ def validate_url(url: str) -> str | None:
 
     url = url.strip()
     if not url:
-        return "Enter the server's URL (for example https://example.com/mcp)."
+        return QCoreApplication.translate(
+            "ServerChecks", "Enter the server's address (for example https://example.com/mcp)."
+        )
     try:
         parts = urlsplit(url)
     except ValueError:
-        return "This is not a valid URL."
+        return QCoreApplication.translate("ServerChecks", "This is not a web address.")
     if parts.scheme not in ("http", "https"):
-        return "The URL must start with http:// or https://."
+        return QCoreApplication.translate("ServerChecks", "The address must start with http:// or https://.")
     if not parts.hostname:
-        return "The URL has no host name."
+        return QCoreApplication.translate("ServerChecks", "The address has no host name.")
     return None
 
 

@@ -197,7 +197,9 @@ class ServerDialog(QDialog):
         form.addRow(self.tr("Environment"), self.env)
         self.stdio_rows: list[QWidget] = [w for w in (command_box, args_box, self.env) if w]
         # http rows
-        self.url, self.url_error = self._checked_line(form, "URL", "https://example.com/mcp")
+        self.url, self.url_error = self._checked_line(
+            form, self.tr("Address (URL)"), "https://example.com/mcp"
+        )
         self.headers = KeyValueRows("header")
         form.addRow(self.tr("Headers"), self.headers)
         oauth_box = QWidget()

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 from app.ui.async_dialogs import choose_path
 from app.ui.dialog_style import error_text, example_field, keep_styled, label_colour
 from app.ui.safe_text import plain_label, visible_line
-from app.ui.server_checks import SECRET_PLACEHOLDER, is_ref, looks_secret
+from app.ui.server_checks import is_ref, looks_secret, secret_placeholder
 from app.ui.theme import notice_style
 from app.ui.widgets import tool_button
 
@@ -44,11 +44,10 @@ logger = logging.getLogger(__name__)
 
 def transport_label(kind: str, *, developer: bool = False) -> str:
     """A connection type in words; its protocol's name only in developer mode."""
-    tr = QCoreApplication.translate
     words = {
-        "stdio": tr("ServerFields", "Runs on this computer"),
-        "http": tr("ServerFields", "Runs on the internet (URL)"),
-        "sse": tr("ServerFields", "Runs on the internet (URL, older kind)"),
+        "stdio": QCoreApplication.translate("ServerFields", "Runs on this computer"),
+        "http": QCoreApplication.translate("ServerFields", "Runs on the internet (URL)"),
+        "sse": QCoreApplication.translate("ServerFields", "Runs on the internet (URL, older kind)"),
     }
     protocol = {"stdio": "stdio", "http": "Streamable HTTP", "sse": "SSE"}
     text = words.get(kind, kind)
@@ -57,11 +56,10 @@ def transport_label(kind: str, *, developer: bool = False) -> str:
 
 def mode_label(mode: str) -> str:
     """A protocol mode in words: the two choices people may meet; version dates as they are."""
-    tr = QCoreApplication.translate
     if mode == "auto":
-        return tr("ServerFields", "Automatic (recommended)")
+        return QCoreApplication.translate("ServerFields", "Automatic (recommended)")
     if mode == "legacy":
-        return tr("ServerFields", "Older servers only")
+        return QCoreApplication.translate("ServerFields", "Older servers only")
     return mode
 
 
@@ -130,7 +128,7 @@ class KeyValueRows(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         self.rows_layout = QVBoxLayout()
         lay.addLayout(self.rows_layout)
-        self.add_button = QPushButton("Add variable" if kind == "env" else "Add header")
+        self.add_button = QPushButton(self.tr("Add variable") if kind == "env" else self.tr("Add header"))
         self.add_button.clicked.connect(lambda: self.add_row())
         lay.addWidget(self.add_button, 0, Qt.AlignmentFlag.AlignLeft)
 
@@ -141,23 +139,23 @@ class KeyValueRows(QWidget):
         k = QLineEdit(name)
         k.setCursorPosition(0)  # long names show their start, not their end
         k.setPlaceholderText("NAME" if self.kind == "env" else "Header-Name")
-        k.setAccessibleName(f"{self.kind} name")
+        k.setAccessibleName(self.tr("Variable name") if self.kind == "env" else self.tr("Header name"))
         v = QLineEdit()
-        v.setAccessibleName(f"{self.kind} value")
+        v.setAccessibleName(self.tr("Variable value") if self.kind == "env" else self.tr("Header value"))
         held_ref = is_ref(value)
         if held_ref:
-            v.setPlaceholderText(SECRET_PLACEHOLDER)
+            v.setPlaceholderText(secret_placeholder())
             v.setProperty("secret_ref", value)
         else:
             v.setText(value)
             v.setCursorPosition(0)
-            v.setPlaceholderText("value")
-        s = QCheckBox("secret")
-        s.setToolTip("Keep the value in the system keychain, not in the settings file")
+            v.setPlaceholderText(self.tr("value"))
+        s = QCheckBox(self.tr("secret"))
+        s.setToolTip(self.tr("Keep the value in your computer's keychain, not in the settings file"))
         s.setChecked(held_ref if secret is None else secret)
         rm = tool_button("✕")
-        rm.setToolTip("Remove this row")
-        rm.setAccessibleName("Remove row")
+        rm.setToolTip(self.tr("Remove this row"))
+        rm.setAccessibleName(self.tr("Remove row"))
         # Names get the wider share: ones such as GITHUB_PERSONAL_ACCESS_TOKEN are long, and
         # secret values are shown as dots anyway.
         h.addWidget(k, 3)
@@ -326,7 +324,7 @@ class OAuthSection(QWidget):
     def mark_secret_stored(self) -> None:
         """The keychain holds a client secret: say so instead of showing an empty field."""
         self.secret_stored = True
-        self.client_secret.setPlaceholderText(SECRET_PLACEHOLDER)
+        self.client_secret.setPlaceholderText(secret_placeholder())
 
     def settings(self, old: dict[str, Any]) -> dict[str, Any]:
         """`old` (settings.json's `oauth`) with the client id and scope as typed; empty ones removed."""

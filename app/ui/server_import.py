@@ -55,8 +55,8 @@ async def import_plans(window: Any, plans: list[Any], answers: list[dict[str, st
     except Exception as exc:
         await inform(
             window,
-            _tr("Import failed"),
-            _tr("Nothing was imported:") + f"\n\n{exc}",
+            QCoreApplication.translate("ServerImport", "Import failed"),
+            QCoreApplication.translate("ServerImport", "Nothing was imported:") + f"\n\n{exc}",
             icon=QMessageBox.Icon.Critical,
         )
         return
@@ -70,9 +70,9 @@ async def import_servers(window: Any, source: str) -> None:
     if source == "file":
         chosen = await choose_path(
             window,
-            _tr("Import servers from"),
+            QCoreApplication.translate("ServerImport", "Import servers from"),
             str(Path.home()),
-            filters=_tr("JSON files (*.json *.jsonc);;All files (*)"),
+            filters=QCoreApplication.translate("ServerImport", "JSON files (*.json *.jsonc);;All files (*)"),
         )
         if chosen:
             await _import_file(window, Path(chosen[0]), "auto")
@@ -81,8 +81,10 @@ async def import_servers(window: Any, source: str) -> None:
     if not found:
         await inform(
             window,
-            _tr("Nothing to import"),
-            _tr("No %1 settings were found on this computer.").replace("%1", APPS.get(source, source)),
+            QCoreApplication.translate("ServerImport", "Nothing to import"),
+            QCoreApplication.translate("ServerImport", "No %1 settings were found on this computer.").replace(
+                "%1", APPS.get(source, source)
+            ),
         )
         return
     await _import_file(window, found[0].path, found[0].format)
@@ -110,8 +112,11 @@ async def _import_file(window: Any, path: Path, fmt: Any) -> None:
     except Exception as exc:
         await inform(
             window,
-            _tr("Import failed"),
-            _tr("Nothing was imported from %1:").replace("%1", str(path)) + f"\n\n{exc}",
+            QCoreApplication.translate("ServerImport", "Import failed"),
+            QCoreApplication.translate("ServerImport", "Nothing was imported from %1:").replace(
+                "%1", str(path)
+            )
+            + f"\n\n{exc}",
             icon=QMessageBox.Icon.Critical,
         )
         return
@@ -122,12 +127,16 @@ async def _imported(window: Any, result: Any) -> None:
     controller = window.controller
     controller.servers_changed.emit()
     if result.added:
-        msg = _tr("Imported %1.").replace("%1", ", ".join(new for _, new in result.added))
+        msg = QCoreApplication.translate("ServerImport", "Imported %1.").replace(
+            "%1", ", ".join(new for _, new in result.added)
+        )
     else:
-        msg = _tr("No server was imported.")
+        msg = QCoreApplication.translate("ServerImport", "No server was imported.")
     secrets = len(result.secret_names)
     if secrets:
-        msg += " " + _tr("%n key(s) moved to your computer's keychain.", "", secrets)
+        msg += " " + QCoreApplication.translate(
+            "ServerImport", "Keys moved to your computer's keychain: %1."
+        ).replace("%1", str(secrets))
     if result.warnings:
         msg += "\n\n" + "\n".join(result.warnings)
     window.statusBar().showMessage(visible_line(msg.splitlines()[0]), 10000)
@@ -143,18 +152,18 @@ async def _report_skipped(window: Any, result: Any) -> None:
 
     lines = [f"{s.original_name}: {s.reason}" for s in result.skipped]
     text = (
-        _tr("Imported %1 server(s); %2 could not be imported:")
+        QCoreApplication.translate("ServerImport", "Imported %1 server(s); %2 could not be imported:")
         .replace("%1", str(len(result.added)))
         .replace("%2", str(len(result.skipped)))
     )
     forward = ""
     if any(s.needs_keychain for s in result.skipped):
-        forward = _tr("Set up a keychain (see %1) and add them again; the others are imported.").replace(
-            "%1", HELP_DOC
-        )
+        forward = QCoreApplication.translate(
+            "ServerImport", "Set up a keychain (see %1) and add them again; the others are imported."
+        ).replace("%1", HELP_DOC)
     await inform(
         window,
-        _tr("Some servers were not imported"),
+        QCoreApplication.translate("ServerImport", "Some servers were not imported"),
         text + "\n" + "\n".join(lines),
         informative=forward,
         icon=QMessageBox.Icon.Warning,
@@ -163,7 +172,7 @@ async def _report_skipped(window: Any, result: Any) -> None:
 
 async def _ask_input(window: Any, spec: Any) -> str | None:
     d = QInputDialog(window)
-    d.setWindowTitle(_tr("A value the import needs"))
+    d.setWindowTitle(QCoreApplication.translate("ServerImport", "A value the import needs"))
     d.setLabelText(spec.description or spec.id)
     plain_labels(d)  # the description comes from the imported file: never rendered as HTML
     d.setTextEchoMode(QLineEdit.EchoMode.Password if spec.password else QLineEdit.EchoMode.Normal)
@@ -187,13 +196,15 @@ async def _export_servers(window: Any) -> None:
     from app.config.atomic import atomic_write
     from app.config.exporting import export_claude, export_vscode
 
-    vscode = _tr("VS Code mcp.json (*.json)")
+    vscode = QCoreApplication.translate("ServerImport", "VS Code mcp.json (*.json)")
     chosen = await choose_path(
         window,
-        _tr("Export servers"),
+        QCoreApplication.translate("ServerImport", "Export servers"),
         str(Path.home() / "mcp-servers.json"),
         save=True,
-        filters=_tr("Claude Desktop / Cursor (*.json)") + ";;" + vscode,
+        filters=QCoreApplication.translate("ServerImport", "Claude Desktop / Cursor (*.json)")
+        + ";;"
+        + vscode,
     )
     if not chosen:
         return
@@ -204,12 +215,14 @@ async def _export_servers(window: Any) -> None:
     except OSError as exc:
         await inform(
             window,
-            _tr("Export failed"),
-            _tr("The file could not be written: %1").replace("%1", str(exc)),
+            QCoreApplication.translate("ServerImport", "Export failed"),
+            QCoreApplication.translate("ServerImport", "The file could not be written: %1").replace(
+                "%1", str(exc)
+            ),
             icon=QMessageBox.Icon.Critical,
         )
         return
-    msg = _tr("Exported to %1").replace("%1", path)
+    msg = QCoreApplication.translate("ServerImport", "Exported to %1").replace("%1", path)
     if warnings:
         msg += f" ({'; '.join(warnings)})"
     window.statusBar().showMessage(visible_line(msg), 10000)

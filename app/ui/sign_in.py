@@ -79,11 +79,13 @@ def status_text(status: AuthStatus, now: float | None = None) -> str:
     if status.expires_at is not None:
         until = until_text(status.expires_at, now)
         if account:
-            return _tr("signed in as {account} · until {time}").format(account=account, time=until)
-        return _tr("signed in · until {time}").format(time=until)
+            return QCoreApplication.translate("SignIn", "signed in as {account} · until {time}").format(
+                account=account, time=until
+            )
+        return QCoreApplication.translate("SignIn", "signed in · until {time}").format(time=until)
     if account:
-        return _tr("signed in as {account}").format(account=account)
-    return _tr("signed in")
+        return QCoreApplication.translate("SignIn", "signed in as {account}").format(account=account)
+    return QCoreApplication.translate("SignIn", "signed in")
 
 
 class SignInBox(QFrame):
@@ -184,10 +186,7 @@ class SignInBox(QFrame):
         self.server, self.mode, self.url = server, self.WAITING, url
         self.headline.setText(self.tr("Waiting for you to sign in in your browser…"))
         self.detail.setText(
-            self.tr(
-                "If no browser opened, copy the link and open it yourself. "
-                "Cancel stops waiting."
-            )
+            self.tr("If no browser opened, copy the link and open it yourself. Cancel stops waiting.")
         )
         self.detail.show()
         self._buttons(self.copy_button, self.cancel_button)
