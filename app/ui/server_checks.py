@@ -20,7 +20,7 @@ logger = logging.getLogger(__name__)
 SECRET_REF_PREFIX = "${secret:"
 PROTOCOL_MODES = ("auto", "legacy", "2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 # Shown in an empty field whose value is in the keychain (translated where shown: secret_placeholder()).
-SECRET_PLACEHOLDER = QT_TRANSLATE_NOOP("ServerChecks", "kept in your computer's keychain — type to replace")
+SECRET_PLACEHOLDER = QT_TRANSLATE_NOOP("ServerChecks", "stored in the keychain — type to replace")
 # The keyring secret that holds a pre-registered OAuth client's secret (never settings.json):
 # app.secrets.oauth.CLIENT_SECRET, spelled here so opening the dialog imports no keyring code.
 OAUTH_CLIENT_SECRET = "oauth.client_secret"
@@ -78,7 +78,7 @@ def validate_command(command: str, cwd: str = "") -> str | None:
     if shutil.which(command) is None:
         return QCoreApplication.translate(
             "ServerChecks",
-            "“%1” is not installed on this computer (not found on PATH). Install it, or give its full path.",
+            "“%1” was not found on PATH. Install it, or give its full path.",
         ).replace("%1", command)
     return None
 

@@ -4,8 +4,8 @@
 <context>
     <name>ServerChecks</name>
     <message>
-        <source>kept in your computer&apos;s keychain — type to replace</source>
-        <translation>保存在系统钥匙串中 — 输入即可替换</translation>
+        <source>stored in the keychain — type to replace</source>
+        <translation>已保存在系统钥匙串中 — 输入即可替换</translation>
     </message>
     <message>
         <source>Enter the command that starts the server (for example npx or uvx).</source>
@@ -24,8 +24,8 @@
         <translation>%1 不是可以运行的程序。</translation>
     </message>
     <message>
-        <source>“%1” is not installed on this computer (not found on PATH). Install it, or give its full path.</source>
-        <translation>这台电脑上没有安装“%1”（在 PATH 中找不到）。请安装它，或填写它的完整路径。</translation>
+        <source>“%1” was not found on PATH. Install it, or give its full path.</source>
+        <translation>在这台电脑上找不到“%1”（不在 PATH 中）。请安装它，或填写它的完整路径。</translation>
     </message>
     <message>
         <source>Enter the server&apos;s address (for example https://example.com/mcp).</source>
