@@ -48,6 +48,18 @@ BREAK_RUN = 40
 STEP_KINDS: dict[str, NoticeKind] = {"fail": "error", "warn": "warning"}
 
 
+def wrapped_label(text: str) -> QLabel:
+    """Plain text that wraps to the width even where it has no spaces (a path, a long line of
+    output): made visible first (invisible characters named), then given break opportunities.
+    Not a PlainLabel: that would name the zero-width spaces it is given."""
+    label = QLabel()
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setText(breakable(visible_line(text), BREAK_RUN))
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
+
+
 class _StepRelay(QObject):
     """Carries steps from the worker thread to the dialog (a queued signal)."""
 
@@ -166,9 +178,7 @@ class DiagnoseDialog(QDialog):
         v = QVBoxLayout(box)
         v.setContentsMargins(8, 6, 8, 6)
         v.setSpacing(2)
-        title = plain_label(
-            breakable(f"{marks.get(step.status, step.status)} — {visible_line(shown.title)}", BREAK_RUN)
-        )
+        title = wrapped_label(f"{marks.get(step.status, step.status)} — {visible_line(shown.title)}")
         title.setObjectName("diagnoseStepTitle")
         if step.status in ("fail", "warn"):
             font = title.font()
@@ -178,14 +188,12 @@ class DiagnoseDialog(QDialog):
         # Details only where they help: a failed or warned step, or anything in developer mode.
         if step.status in ("fail", "warn", "info") or developer_mode().enabled():
             for line in shown.details:
-                detail = plain_label(breakable(visible_line(line)[:MAX_DETAIL], BREAK_RUN))
+                detail = wrapped_label(visible_line(line)[:MAX_DETAIL])
                 detail.setObjectName("diagnoseDetail")
                 detail.setContentsMargins(12, 0, 0, 0)
                 v.addWidget(detail)
         if shown.advice:
-            advice = plain_label(
-                breakable(self.tr("What to do: %1").replace("%1", visible_line(shown.advice)), BREAK_RUN)
-            )
+            advice = wrapped_label(self.tr("What to do: %1").replace("%1", visible_line(shown.advice)))
             advice.setObjectName("diagnoseAdvice")
             v.addWidget(advice)
         self._style_box(box)

@@ -142,7 +142,7 @@ class ServerDialog(QDialog):
         self.transport.setAccessibleName(self.tr("Where the server runs"))
         for kind in ("stdio", "http", "sse"):
             self.transport.addItem(transport_label(kind), kind)
-        form.addRow(self.tr("Runs"), self.transport)
+        form.addRow(self.tr("Type"), self.transport)
 
         # stdio rows
         self.command, self.command_error = self._checked_line(form, self.tr("Command"), "")

@@ -32,14 +32,6 @@
         <translation>程序保持运行</translation>
     </message>
     <message>
-        <source>It prints only what MCP Desk understands</source>
-        <translation>它只输出 MCP Desk 能读懂的内容</translation>
-    </message>
-    <message>
-        <source>It answers MCP Desk</source>
-        <translation>它回应 MCP Desk</translation>
-    </message>
-    <message>
         <source>Read the address</source>
         <translation>读取网址</translation>
     </message>
@@ -56,23 +48,31 @@
         <translation>检查安全连接</translation>
     </message>
     <message>
-        <source>Say hello to the server</source>
-        <translation>向服务器打招呼</translation>
-    </message>
-    <message>
         <source>Open the server&apos;s message stream</source>
         <translation>打开服务器的消息流</translation>
     </message>
     <message>
-        <source>It answers like an MCP server</source>
-        <translation>它的回答像 MCP 服务器</translation>
+        <source>What the program prints</source>
+        <translation>程序输出的内容</translation>
     </message>
     <message>
-        <source>It says where to send messages</source>
-        <translation>它告诉我们把消息发到哪里</translation>
+        <source>Its answer to MCP Desk</source>
+        <translation>它对 MCP Desk 的回应</translation>
     </message>
     <message>
-        <source>Connect as MCP Desk does</source>
+        <source>Greeting the server</source>
+        <translation>向服务器打招呼</translation>
+    </message>
+    <message>
+        <source>The kind of answer</source>
+        <translation>回答的类型</translation>
+    </message>
+    <message>
+        <source>Where to send messages</source>
+        <translation>消息发送到哪里</translation>
+    </message>
+    <message>
+        <source>Connecting as MCP Desk does</source>
         <translation>像 MCP Desk 一样连接</translation>
     </message>
     <message>

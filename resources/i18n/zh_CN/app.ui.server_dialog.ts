@@ -32,8 +32,8 @@
         <translation>服务器在哪里运行</translation>
     </message>
     <message>
-        <source>Runs</source>
-        <translation>运行方式</translation>
+        <source>Type</source>
+        <translation>类型</translation>
     </message>
     <message>
         <source>Command</source>
