@@ -619,9 +619,7 @@ class CredentialsView(QDialog):
         ok, _ = await ask(
             self,
             self.tr("Clean up unused keys?"),
-            self.tr("Delete %1 key(s) of servers that are no longer in your list?").replace(
-                "%1", str(len(orphans))
-            ),
+            self.tr("Delete %n key(s) of servers that are no longer in your list?", "", len(orphans)),
             informative="\n".join(servers),
             yes=self.tr("Delete them"),
             no=self.tr("Cancel"),
@@ -634,7 +632,7 @@ class CredentialsView(QDialog):
             return
         self.keys_changed.emit()
         await self.reload()
-        self.status.setText(self.tr("Deleted %1 unused key(s).").replace("%1", str(len(removed or ()))))
+        self.status.setText(self.tr("Deleted %n unused key(s).", "", len(removed or ())))
 
     async def _change(self, change: Awaitable[T]) -> tuple[bool, T | None]:
         """One change to the keychain with the actions greyed out meanwhile; a failure is shown

@@ -210,11 +210,7 @@ class TrustDialog(QDialog):
         layout.addWidget(self.risks)
 
         if request.waiting:
-            more = plain_label(
-                QCoreApplication.translate(
-                    "TrustDialog", "{0} more server(s) will ask after this one."
-                ).format(request.waiting)
-            )
+            more = plain_label(self.tr("%n more server(s) will ask after this one.", "", request.waiting))
             more.setObjectName("trustWaiting")
             layout.addWidget(more)
 

@@ -267,17 +267,21 @@
         <source>Clean up unused keys?</source>
         <translation>清理不再使用的密钥？</translation>
     </message>
-    <message>
-        <source>Delete %1 key(s) of servers that are no longer in your list?</source>
-        <translation>要删除已不在列表中的服务器的 %1 个密钥吗？</translation>
+    <message numerus="yes">
+        <source>Delete %n key(s) of servers that are no longer in your list?</source>
+        <translation>
+            <numerusform>要删除已不在列表中的服务器的 %n 个密钥吗？</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Deleted %n unused key(s).</source>
+        <translation>
+            <numerusform>已删除 %n 个不再使用的密钥。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Delete them</source>
         <translation>删除它们</translation>
-    </message>
-    <message>
-        <source>Deleted %1 unused key(s).</source>
-        <translation>已删除 %1 个不再使用的密钥。</translation>
     </message>
 </context>
 </TS>

@@ -83,9 +83,11 @@
         <source>Nothing unusual was found in this command. Allow it only if you trust where it came from.</source>
         <translation>在这个命令中没有发现异常。只有在你信任它的来源时才允许运行。</translation>
     </message>
-    <message>
-        <source>{0} more server(s) will ask after this one.</source>
-        <translation>此后还有 {0} 个服务器会询问。</translation>
+    <message numerus="yes">
+        <source>%n more server(s) will ask after this one.</source>
+        <translation>
+            <numerusform>此后还有 %n 个服务器会询问。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Allow</source>
