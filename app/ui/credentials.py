@@ -47,6 +47,7 @@ from PySide6.QtWidgets import (
 from app.secrets.inventory import Inventory, Kind, SecretItem, Usage, clean_up_orphans, read_inventory
 from app.ui.async_dialogs import ask, keyboard_rule, run_dialog
 from app.ui.credentials_widgets import KeychainNotice, SecretDialog
+from app.ui.dialog_style import with_icon
 from app.ui.safe_text import plain_label, plain_tooltip, visible_line
 
 if TYPE_CHECKING:
@@ -161,11 +162,14 @@ class CredentialsView(QDialog):
 
         row = QHBoxLayout()
         self.set_button = self._button(self.tr("&Set or replace…"), self.set_selected)
+        with_icon(self.set_button, "key")
         self.reveal_button = self._button(self.tr("&Reveal…"), self.reveal_selected)
         self.delete_button = self._button(self.tr("&Delete…"), self.delete_selected)
+        with_icon(self.delete_button, "remove")
         self.sign_out_button = self._button(self.tr("Sign &out"), self.sign_out_selected)
         self.clean_button = self._button(self.tr("&Clean up unused keys…"), self.clean_up)
         self.refresh_button = self._button(self.tr("Re&fresh"), self.reload)
+        with_icon(self.refresh_button, "refresh")
         self.close_button = self._button(self.tr("Close"), self.close)
         self.set_button.setToolTip(self.tr("Type or paste a new value for the selected key (Enter)"))
         self.reveal_button.setToolTip(self.tr("Show the selected key's value for a few seconds"))

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from app.ui.async_dialogs import keyboard_rule, run_dialog
 from app.ui.developer_mode import developer_mode
 from app.ui.diagnose_words import shown_step
+from app.ui.dialog_style import with_icon
 from app.ui.elide import breakable
 from app.ui.safe_text import plain_label, visible_line
 from app.ui.theme import NoticeKind, notice_style
@@ -255,6 +256,7 @@ class DiagnoseButton(QPushButton):
         super().__init__()
         self.setObjectName("diagnoseButton")
         self.setText(self.tr("Diagnose…"))
+        with_icon(self, "diagnose")
         self.setToolTip(self.tr("Check this server step by step and see what to fix"))
         self.window_ = window
         self.server: str | None = None

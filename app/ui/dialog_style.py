@@ -11,8 +11,9 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import QListWidgetItem, QWidget
+from PySide6.QtWidgets import QAbstractButton, QListWidgetItem, QWidget
 
+from app.ui.icons import icon
 from app.ui.theme import NoticeKind, colours, notice_style
 
 
@@ -75,3 +76,21 @@ def example_item(item: QListWidgetItem) -> None:
 def label_colour(kind: NoticeKind) -> str:
     """The labels inside a note box: its text colour, on the box's background."""
     return f" QLabel {{ color: {colours(kind)[1]}; background: transparent; border: none; }}"
+
+
+class _Reicon(QObject):
+    def __init__(self, button: QAbstractButton, name: str) -> None:
+        super().__init__(button)
+        self.name = name
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.PaletteChange and isinstance(watched, QAbstractButton):
+            watched.setIcon(icon(self.name))  # the icons are tinted to the palette
+        return False
+
+
+def with_icon(button: QAbstractButton, name: str) -> QAbstractButton:
+    """`button` with the app's icon `name` (icons.py), again on each palette change; its text stays."""
+    button.setIcon(icon(name))
+    button.installEventFilter(_Reicon(button, name))
+    return button

@@ -40,7 +40,7 @@ from app.install.answers import problems
 from app.install.plan import Answer, InstallPlan, apply
 from app.mcp.visible import visible_line
 from app.ui.async_dialogs import keyboard_rule, run_dialog
-from app.ui.dialog_style import error_text
+from app.ui.dialog_style import error_text, with_icon
 from app.ui.install_fields import BoolField, Field, make_field
 from app.ui.safe_text import plain_label
 from app.ui.widgets import TextLabel
@@ -172,6 +172,7 @@ class InstallDialog(QDialog):
                 QCoreApplication.translate("InstallDialog", "Open website"), self
             )
             self.website_button.setAutoDefault(False)
+            with_icon(self.website_button, "open-link")
             self.website_button.setEnabled(self.website is not None)
             self.website_button.clicked.connect(self._open_website)
             row.addWidget(self.website_button)

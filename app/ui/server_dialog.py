@@ -47,7 +47,7 @@ from app.config.secret_names import sanitise_secret_name
 from app.ui.arg_secrets import ArgSecrets, take_launch_secrets
 from app.ui.async_dialogs import choose_path, keyboard_rule, run_dialog
 from app.ui.developer_mode import developer_mode
-from app.ui.dialog_style import error_text, example_item, note
+from app.ui.dialog_style import error_text, example_item, note, with_icon
 from app.ui.safe_text import plain_label, visible_line
 from app.ui.server_checks import (
     OAUTH_CLIENT_SECRET,
@@ -121,6 +121,7 @@ class ServerDialog(QDialog, SnippetPasting):
         )
         self.paste_button = QPushButton(self.tr("Paste snippet…"))
         self.paste_button.setAutoDefault(False)
+        with_icon(self.paste_button, "paste")
         self.paste_button.clicked.connect(self.paste_json)
         top.addWidget(self.paste_button)
         outer.addLayout(top)

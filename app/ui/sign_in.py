@@ -16,6 +16,7 @@ from PySide6.QtCore import QCoreApplication, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
+from app.ui.dialog_style import with_icon
 from app.ui.safe_text import plain_label
 
 if TYPE_CHECKING:
@@ -126,10 +127,12 @@ class SignInBox(QFrame):
         lay.addWidget(self.detail)
         row = QHBoxLayout()
         self.sign_in_button = QPushButton(self.tr("Sign in"))
+        with_icon(self.sign_in_button, "sign-in")
         self.sign_in_button.setObjectName("signInButton")
         self.sign_in_button.setDefault(True)
         self.sign_in_button.clicked.connect(lambda: self.sign_in_clicked.emit(self.server))
         self.copy_button = QPushButton(self.tr("Copy link"))
+        with_icon(self.copy_button, "copy")
         self.copy_button.setObjectName("copyLinkButton")
         self.copy_button.setToolTip(self.tr("Copy the sign-in address, to open it in another browser"))
         self.copy_button.clicked.connect(self._copy)
