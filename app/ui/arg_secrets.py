@@ -17,6 +17,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Qt, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QListWidget, QListWidgetItem, QPushButton, QWidget
 
+from app.ui.dialog_style import note
 from app.ui.safe_text import plain_label
 
 if TYPE_CHECKING:
@@ -31,10 +32,11 @@ def _tr(text: str) -> str:
 
 
 def argv_warning_text() -> str:
-    return _tr(
+    return QCoreApplication.translate(
+        "ServerDialog",
         "Other people signed in to this computer can see the arguments of a running program, so a "
         "key passed as an argument is not hidden from them. If the server can read the key from an "
-        "environment variable, add it under Environment instead."
+        "environment variable, add it under Environment instead.",
     )
 
 
@@ -46,16 +48,22 @@ class ArgSecrets(QObject):
         self.list = args
         self._taken = taken
         self._busy = False
-        self.mark_button = QPushButton(_tr("Keep secret"))
-        self.mark_button.setToolTip(_tr("Keep the selected argument in your computer's keychain"))
+        self.mark_button = QPushButton(QCoreApplication.translate("ServerDialog", "Keep secret"))
+        self.mark_button.setToolTip(
+            QCoreApplication.translate(
+                "ServerDialog", "Keep the selected argument in your computer's keychain"
+            )
+        )
         self.mark_button.clicked.connect(self.mark_current)
-        self.mark_action = QAction(_tr("Keep secret (in the keychain)"), args)
+        self.mark_action = QAction(
+            QCoreApplication.translate("ServerDialog", "Keep secret (in the keychain)"), args
+        )
         self.mark_action.triggered.connect(self.mark_current)
         args.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         args.addAction(self.mark_action)
         self.warning = plain_label(argv_warning_text(), wrap=True)
         self.warning.setObjectName("argvWarning")
-        self.warning.setStyleSheet("background: #fff8e1; color: #6d4c00; padding: 6px; border-radius: 4px;")
+        note(self.warning, "warning")
         self.warning.hide()
         args.itemChanged.connect(self._item_changed)
         args.model().rowsInserted.connect(self.update_warning)

@@ -45,8 +45,9 @@ from PySide6.QtWidgets import (
 )
 
 from app.secrets.inventory import Inventory, Kind, SecretItem, Usage, clean_up_orphans, read_inventory
-from app.ui.async_dialogs import ask, run_dialog
+from app.ui.async_dialogs import ask, keyboard_rule, run_dialog
 from app.ui.credentials_widgets import KeychainNotice, SecretDialog
+from app.ui.dialog_style import with_icon
 from app.ui.safe_text import plain_label, plain_tooltip, visible_line
 
 if TYPE_CHECKING:
@@ -161,11 +162,14 @@ class CredentialsView(QDialog):
 
         row = QHBoxLayout()
         self.set_button = self._button(self.tr("&Set or replace…"), self.set_selected)
+        with_icon(self.set_button, "key")
         self.reveal_button = self._button(self.tr("&Reveal…"), self.reveal_selected)
         self.delete_button = self._button(self.tr("&Delete…"), self.delete_selected)
+        with_icon(self.delete_button, "remove")
         self.sign_out_button = self._button(self.tr("Sign &out"), self.sign_out_selected)
         self.clean_button = self._button(self.tr("&Clean up unused keys…"), self.clean_up)
         self.refresh_button = self._button(self.tr("Re&fresh"), self.reload)
+        with_icon(self.refresh_button, "refresh")
         self.close_button = self._button(self.tr("Close"), self.close)
         self.set_button.setToolTip(self.tr("Type or paste a new value for the selected key (Enter)"))
         self.reveal_button.setToolTip(self.tr("Show the selected key's value for a few seconds"))
@@ -208,6 +212,7 @@ class CredentialsView(QDialog):
         for first, second in itertools.pairwise(order):
             QWidget.setTabOrder(first, second)
         self.tree.setFocus()
+        keyboard_rule(self, ctrl_enter=False)  # nothing to accept: Close closes
         self._update_actions()
 
     def _button(self, text: str, slot: Callable[[], Any]) -> QPushButton:
@@ -332,9 +337,7 @@ class CredentialsView(QDialog):
         self._select(keep)
         count = len(inventory.items())
         if self.secrets.session_only:
-            self.status.setText(
-                self.tr("No keychain: keys are kept until MCP Desk closes.")
-            )
+            self.status.setText(self.tr("No keychain: keys are kept until MCP Desk closes."))
         elif count == 0:
             self.status.setText(self.tr("MCP Desk keeps no keys for your servers."))
         else:
@@ -620,9 +623,7 @@ class CredentialsView(QDialog):
         ok, _ = await ask(
             self,
             self.tr("Clean up unused keys?"),
-            self.tr("Delete %1 key(s) of servers that are no longer in your list?").replace(
-                "%1", str(len(orphans))
-            ),
+            self.tr("Delete %n key(s) of servers that are no longer in your list?", "", len(orphans)),
             informative="\n".join(servers),
             yes=self.tr("Delete them"),
             no=self.tr("Cancel"),
@@ -635,7 +636,7 @@ class CredentialsView(QDialog):
             return
         self.keys_changed.emit()
         await self.reload()
-        self.status.setText(self.tr("Deleted %1 unused key(s).").replace("%1", str(len(removed or ()))))
+        self.status.setText(self.tr("Deleted %n unused key(s).", "", len(removed or ())))
 
     async def _change(self, change: Awaitable[T]) -> tuple[bool, T | None]:
         """One change to the keychain with the actions greyed out meanwhile; a failure is shown

@@ -35,15 +35,19 @@ class CredentialsOpener(QObject):
         super().__init__(window)
         self.window = window
         self.view: CredentialsView | None = None
-        self.action = QAction(_tr("&Keys and sign-ins…"), window)
+        self.action = QAction(QCoreApplication.translate("Credentials", "&Keys and sign-ins…"), window)
         self.action.setObjectName("credentialsAction")
         self.action.setShortcut(QKeySequence("Ctrl+Shift+K"))
-        self.action.setToolTip(_tr("See and manage the keys MCP Desk keeps for your servers (Ctrl+Shift+K)"))
+        self.action.setToolTip(
+            QCoreApplication.translate(
+                "Credentials", "See and manage the keys MCP Desk keeps for your servers (Ctrl+Shift+K)"
+            )
+        )
         self.action.triggered.connect(self.open)
         menu.addAction(self.action)
         bar = window.findChild(QToolBar, TOOLBAR_NAME)
         if bar is None:
-            bar = window.addToolBar(_tr("Main toolbar"))
+            bar = window.addToolBar(QCoreApplication.translate("Credentials", "Main toolbar"))
             bar.setObjectName(TOOLBAR_NAME)
             bar.setMovable(False)
         bar.addAction(self.action)
@@ -90,4 +94,8 @@ class CredentialsOpener(QObject):
     def _sign_out_failed(self, exc: BaseException) -> None:
         logger.warning("sign-out of a server failed: %s", exc)
         if self.view is not None:
-            self.view.status.setText(_tr("Signing out did not work: %1").replace("%1", str(exc)))
+            self.view.status.setText(
+                QCoreApplication.translate("Credentials", "Signing out did not work: %1").replace(
+                    "%1", str(exc)
+                )
+            )

@@ -21,7 +21,10 @@ from PySide6.QtWidgets import (
 )
 
 from app.config.refs import is_valid_secret_name
+from app.ui.async_dialogs import keyboard_rule
+from app.ui.dialog_style import error_text, keep_styled, label_colour
 from app.ui.safe_text import plain_label
+from app.ui.theme import notice_style
 
 
 class SecretDialog(QDialog):
@@ -58,7 +61,7 @@ class SecretDialog(QDialog):
         form.addRow(value_label, self.value)
         outer.addLayout(form)
         self.error = plain_label("")
-        self.error.setStyleSheet("color: #b3261e;")
+        error_text(self.error)
         self.error.hide()
         outer.addWidget(self.error)
         self.buttons = QDialogButtonBox(
@@ -70,6 +73,7 @@ class SecretDialog(QDialog):
         self.name.textChanged.connect(self._check)
         self.value.textChanged.connect(self._check)
         (self.value if name else self.name).setFocus()
+        keyboard_rule(self)
         self._check()
         self.resize(460, self.sizeHint().height())
 
@@ -111,10 +115,7 @@ class KeychainNotice(QFrame):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("keychainNotice")
-        self.setStyleSheet(
-            "#keychainNotice { background: #fff8e1; border: 1px solid #f3d98b; border-radius: 4px; }"
-            "#keychainNotice QLabel { color: #4e3b00; }"
-        )
+        keep_styled(self, lambda: notice_style("warning", "#keychainNotice") + label_colour("warning"))
         lay = QHBoxLayout(self)
         lay.setContentsMargins(10, 8, 10, 8)
         self.text = QLabel()

@@ -2,8 +2,10 @@
 
 The steps run in a worker thread (they start the program, wait for it, connect as the app does);
 each one is listed as it finishes, with ok / failed and its details. Cancel stops the run at the
-next step or wait (the doctor's `Report.cancel`). The step texts are the doctor's plain English
-sentences and the server's own output: shown as plain text only.
+next step or wait (the doctor's `Report.cancel`). The steps are shown in people's words
+(app/ui/diagnose_words.py; the doctor's own text in developer mode), each in a box that wraps its
+lines (a long path or an unbroken line of output is broken for display), with the server's own
+output as plain text only.
 """
 
 from __future__ import annotations
@@ -14,19 +16,25 @@ import logging
 import threading
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
+    QFrame,
+    QLabel,
     QPushButton,
-    QTreeWidget,
-    QTreeWidgetItem,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
 
-from app.ui.async_dialogs import run_dialog
+from app.ui.async_dialogs import keyboard_rule, run_dialog
+from app.ui.developer_mode import developer_mode
+from app.ui.diagnose_words import shown_step
+from app.ui.dialog_style import with_icon
+from app.ui.elide import breakable
 from app.ui.safe_text import plain_label, visible_line
+from app.ui.theme import NoticeKind, notice_style
 
 if TYPE_CHECKING:
     from app.cli.doctor import Step
@@ -36,6 +44,21 @@ logger = logging.getLogger(__name__)
 
 MAX_DETAIL = 300
 """Characters of one detail line shown (a server may print a whole page on one line)."""
+BREAK_RUN = 40
+"""A run of this many characters without a space gets a break opportunity (paths, URLs, noise)."""
+STEP_KINDS: dict[str, NoticeKind] = {"fail": "error", "warn": "warning"}
+
+
+def wrapped_label(text: str) -> QLabel:
+    """Plain text that wraps to the width even where it has no spaces (a path, a long line of
+    output): made visible first (invisible characters named), then given break opportunities.
+    Not a PlainLabel: that would name the zero-width spaces it is given."""
+    label = QLabel()
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setText(breakable(visible_line(text), BREAK_RUN))
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
 
 
 class _StepRelay(QObject):
@@ -70,13 +93,19 @@ class DiagnoseDialog(QDialog):
         self.status = plain_label(self.tr("Checking %1 step by step…").replace("%1", visible_line(server)))
         self.status.setObjectName("diagnoseStatus")
         lay.addWidget(self.status)
-        self.tree = QTreeWidget()
-        self.tree.setObjectName("diagnoseSteps")
-        self.tree.setHeaderHidden(True)
-        self.tree.setColumnCount(1)
-        self.tree.setWordWrap(True)  # long advice: wrapped where Qt can, else cut with its tooltip whole
-        self.tree.setAccessibleName(self.tr("Steps"))
-        lay.addWidget(self.tree, 1)
+        # One box per step, in a scroll area: labels wrap to the width (a tree cut long lines).
+        self.step_area = QScrollArea()
+        self.step_area.setObjectName("diagnoseSteps")
+        self.step_area.setWidgetResizable(True)
+        self.step_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.step_area.setAccessibleName(self.tr("Steps"))
+        body = QWidget()
+        self.step_layout = QVBoxLayout(body)
+        self.step_layout.setContentsMargins(0, 0, 0, 0)
+        self.step_layout.addStretch(1)
+        self.step_area.setWidget(body)
+        self.step_boxes: list[QFrame] = []
+        lay.addWidget(self.step_area, 1)
         self.buttons = QDialogButtonBox()
         self.cancel_button = QPushButton(self.tr("Cancel"))
         self.cancel_button.clicked.connect(self.cancel)
@@ -87,6 +116,15 @@ class DiagnoseDialog(QDialog):
         self._relay = _StepRelay(self)
         self._relay.step_added.connect(self._add_step, Qt.ConnectionType.QueuedConnection)
         self._task: asyncio.Task[None] | None = None
+        keyboard_rule(self, ctrl_enter=False)  # nothing to accept; Esc and Close close
+        developer_mode().changed.connect(self._developer_mode_changed)
+
+    def step_count(self) -> int:
+        return len(self.step_boxes)
+
+    def step_texts(self) -> list[str]:
+        """Every line shown, step by step (for tests and screen readers)."""
+        return ["\n".join(label.text() for label in box.findChildren(QLabel)) for box in self.step_boxes]
 
     def start(self) -> None:
         self._task = asyncio.ensure_future(self._run())
@@ -122,27 +160,66 @@ class DiagnoseDialog(QDialog):
 
     @Slot(object)
     def _add_step(self, step: Step) -> None:
+        self.steps.append(step)
+        box = self._step_box(step)
+        self.step_boxes.append(box)
+        self.step_layout.insertWidget(self.step_layout.count() - 1, box)  # above the stretch
+
+    def _step_box(self, step: Step) -> QFrame:
         marks = {
             "ok": self.tr("OK"),
             "warn": self.tr("Warning"),
-            "fail": self.tr("Failed"),
+            "fail": self.tr("Problem"),
             "info": self.tr("Note"),
         }
-        self.steps.append(step)
-        item = QTreeWidgetItem([f"{marks.get(step.status, step.status)} — {visible_line(step.title)}"])
-        item.setData(0, Qt.ItemDataRole.UserRole, step.status)
-        if step.status == "fail":
-            font = item.font(0)
+        shown = shown_step(step, developer=developer_mode().enabled())
+        box = QFrame()
+        box.setObjectName(f"diagnoseStep{len(self.step_boxes)}")
+        box.setProperty("status", step.status)
+        v = QVBoxLayout(box)
+        v.setContentsMargins(8, 6, 8, 6)
+        v.setSpacing(2)
+        title = wrapped_label(f"{marks.get(step.status, step.status)} — {visible_line(shown.title)}")
+        title.setObjectName("diagnoseStepTitle")
+        if step.status in ("fail", "warn"):
+            font = title.font()
             font.setBold(True)
-            item.setFont(0, font)
-        for line in step.details:
-            item.addChild(QTreeWidgetItem([visible_line(line)[:MAX_DETAIL]]))
-        if step.advice:
-            item.addChild(
-                QTreeWidgetItem([self.tr("What to do: %1").replace("%1", visible_line(step.advice))])
-            )
-        self.tree.addTopLevelItem(item)
-        item.setExpanded(step.status in ("fail", "warn"))
+            title.setFont(font)
+        v.addWidget(title)
+        # Details only where they help: a failed or warned step, or anything in developer mode.
+        if step.status in ("fail", "warn", "info") or developer_mode().enabled():
+            for line in shown.details:
+                detail = wrapped_label(visible_line(line)[:MAX_DETAIL])
+                detail.setObjectName("diagnoseDetail")
+                detail.setContentsMargins(12, 0, 0, 0)
+                v.addWidget(detail)
+        if shown.advice:
+            advice = wrapped_label(self.tr("What to do: %1").replace("%1", visible_line(shown.advice)))
+            advice.setObjectName("diagnoseAdvice")
+            v.addWidget(advice)
+        self._style_box(box)
+        return box
+
+    def _style_box(self, box: QFrame) -> None:
+        kind = STEP_KINDS.get(str(box.property("status")))
+        box.setStyleSheet(notice_style(kind, f"#{box.objectName()}") if kind else "")
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            for box in self.step_boxes:
+                self._style_box(box)  # light colours in a dark palette are unreadable
+
+    @Slot(bool)
+    def _developer_mode_changed(self, _on: bool) -> None:
+        """The steps again, in the doctor's words (developer mode) or in people's."""
+        for box in self.step_boxes:
+            box.setParent(None)
+            box.deleteLater()
+        self.step_boxes = []
+        steps, self.steps = self.steps, []
+        for step in steps:
+            self._add_step(step)
 
     @Slot()
     def cancel(self) -> None:
@@ -179,6 +256,7 @@ class DiagnoseButton(QPushButton):
         super().__init__()
         self.setObjectName("diagnoseButton")
         self.setText(self.tr("Diagnose…"))
+        with_icon(self, "diagnose")
         self.setToolTip(self.tr("Check this server step by step and see what to fix"))
         self.window_ = window
         self.server: str | None = None

@@ -39,7 +39,8 @@ from PySide6.QtWidgets import (
 from app.install.answers import problems
 from app.install.plan import Answer, InstallPlan, apply
 from app.mcp.visible import visible_line
-from app.ui.async_dialogs import run_dialog
+from app.ui.async_dialogs import keyboard_rule, run_dialog
+from app.ui.dialog_style import error_text, with_icon
 from app.ui.install_fields import BoolField, Field, make_field
 from app.ui.safe_text import plain_label
 from app.ui.widgets import TextLabel
@@ -91,16 +92,26 @@ def icon_pixmap(data: bytes | None, size: int = ICON_SIZE) -> QPixmap | None:
 def runtime_text(plan: InstallPlan) -> str:
     """What the server needs to run, in the glossary's words."""
     if plan.entry.transport != "stdio":
-        return _tr("Runs on the internet (URL): nothing is installed on this computer.")
+        return QCoreApplication.translate(
+            "InstallDialog", "Runs on the internet (URL): nothing is installed on this computer."
+        )
     return {
-        "node": _tr("Runs on this computer with Node.js (the built-in Node.js when yours is not installed)."),
-        "python": _tr(
-            "Runs on this computer with Python, through uv (the built-in uv when yours is not installed)."
+        "node": QCoreApplication.translate(
+            "InstallDialog",
+            "Runs on this computer with Node.js (the built-in Node.js when yours is not installed).",
         ),
-        "uv": _tr("Runs on this computer with uv (the built-in uv when yours is not installed)."),
-        "docker": _tr("Runs on this computer in Docker: Docker must be installed and running."),
-        "binary": _tr("Runs on this computer: a program of its own."),
-    }.get(plan.runtime or "", _tr("Runs on this computer."))
+        "python": QCoreApplication.translate(
+            "InstallDialog",
+            "Runs on this computer with Python, through uv (the built-in uv when yours is not installed).",
+        ),
+        "uv": QCoreApplication.translate(
+            "InstallDialog", "Runs on this computer with uv (the built-in uv when yours is not installed)."
+        ),
+        "docker": QCoreApplication.translate(
+            "InstallDialog", "Runs on this computer in Docker: Docker must be installed and running."
+        ),
+        "binary": QCoreApplication.translate("InstallDialog", "Runs on this computer: a program of its own."),
+    }.get(plan.runtime or "", QCoreApplication.translate("InstallDialog", "Runs on this computer."))
 
 
 def website_of(plan: InstallPlan) -> QUrl | None:
@@ -124,7 +135,9 @@ class InstallDialog(QDialog):
         self.installed: str | None = None
         self._adding: asyncio.Future[None] | None = None
         title = plan.title or plan.name
-        self.setWindowTitle(_tr("Add %1").replace("%1", visible_line(title)[:80]))
+        self.setWindowTitle(
+            QCoreApplication.translate("InstallDialog", "Add %1").replace("%1", visible_line(title)[:80])
+        )
         self.setObjectName("installDialog")
 
         outer = QVBoxLayout(self)
@@ -155,8 +168,11 @@ class InstallDialog(QDialog):
             self.website_label = plain_label(visible_line(shown)[:300], self, wrap=False)
             self.website_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             row.addWidget(self.website_label, 1)
-            self.website_button = QPushButton(_tr("Open website"), self)
+            self.website_button = QPushButton(
+                QCoreApplication.translate("InstallDialog", "Open website"), self
+            )
             self.website_button.setAutoDefault(False)
+            with_icon(self.website_button, "open-link")
             self.website_button.setEnabled(self.website is not None)
             self.website_button.clicked.connect(self._open_website)
             row.addWidget(self.website_button)
@@ -179,25 +195,33 @@ class InstallDialog(QDialog):
 
         self.error_label = plain_label("", self)
         self.error_label.setObjectName("installError")
-        self.error_label.setStyleSheet("QLabel#installError { color: #c0392b; }")
+        error_text(self.error_label)
         self.error_label.hide()
         outer.addWidget(self.error_label)
-        self.session_button = QPushButton(_tr("Keep the key until MCP Desk closes"), self)
+        self.session_button = QPushButton(
+            QCoreApplication.translate("InstallDialog", "Keep the key until MCP Desk closes"), self
+        )
         self.session_button.setAutoDefault(False)
         self.session_button.setToolTip(
-            _tr("There is no keychain on this computer: the key is kept in memory and asked again next time.")
+            QCoreApplication.translate(
+                "InstallDialog",
+                "There is no keychain on this computer: the key is kept in memory and asked again next time.",
+            )
         )
         self.session_button.clicked.connect(self._keep_for_session)
         self.session_button.hide()
         outer.addWidget(self.session_button, 0, Qt.AlignmentFlag.AlignLeft)
 
         self.buttons = QDialogButtonBox(self)
-        self.add_button = self.buttons.addButton(_tr("Add"), QDialogButtonBox.ButtonRole.AcceptRole)
+        self.add_button = self.buttons.addButton(
+            QCoreApplication.translate("InstallDialog", "Add"), QDialogButtonBox.ButtonRole.AcceptRole
+        )
         self.cancel_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
         self.add_button.setDefault(True)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         outer.addWidget(self.buttons)
+        keyboard_rule(self)
         self._refresh()
         hint = self.sizeHint()
         self.resize(max(560, hint.width()), min(760, max(hint.height(), 360)))
@@ -223,9 +247,17 @@ class InstallDialog(QDialog):
         texts.addWidget(self.title_label)
         facts = []
         if plan.version:
-            facts.append(_tr("version %1").replace("%1", visible_line(plan.version)[:60]))
+            facts.append(
+                QCoreApplication.translate("InstallDialog", "version %1").replace(
+                    "%1", visible_line(plan.version)[:60]
+                )
+            )
         if plan.author:
-            facts.append(_tr("by %1").replace("%1", visible_line(plan.author)[:120]))
+            facts.append(
+                QCoreApplication.translate("InstallDialog", "by %1").replace(
+                    "%1", visible_line(plan.author)[:120]
+                )
+            )
         self.facts_label = plain_label(" · ".join(facts), self)
         self.facts_label.setVisible(bool(facts))
         texts.addWidget(self.facts_label)
@@ -246,13 +278,13 @@ class InstallDialog(QDialog):
         self.name_edit.textChanged.connect(self._refresh)
         self.name_problem = plain_label("", body)
         self.name_problem.setObjectName("installError")
-        self.name_problem.setStyleSheet("QLabel#installError { color: #c0392b; }")
+        error_text(self.name_problem)
         self.name_problem.hide()
         name_box = QVBoxLayout()
         name_box.setSpacing(2)
         name_box.addWidget(self.name_edit)
         name_box.addWidget(self.name_problem)
-        form.addRow(_tr("Name"), name_box)
+        form.addRow(QCoreApplication.translate("InstallDialog", "Name"), name_box)
 
         self.fields: dict[str, Field] = {}
         self.hints: dict[str, QLabel] = {}
@@ -267,7 +299,11 @@ class InstallDialog(QDialog):
             if q.description:
                 lines.append(q.description[:2000])
             if q.placeholder:
-                lines.append(_tr("The example said %1").replace("%1", visible_line(q.placeholder)[:200]))
+                lines.append(
+                    QCoreApplication.translate("InstallDialog", "The example said %1").replace(
+                        "%1", visible_line(q.placeholder)[:200]
+                    )
+                )
             if lines:
                 hint = plain_label("\n".join(lines), body)
                 hint.setObjectName("installHint")
@@ -276,7 +312,11 @@ class InstallDialog(QDialog):
                 box.addWidget(hint)
             label = "" if isinstance(field, BoolField) else visible_line(q.label)[:120]
             if q.required:
-                label = _tr("%1 (required)").replace("%1", label) if label else _tr("(required)")
+                label = (
+                    QCoreApplication.translate("InstallDialog", "%1 (required)").replace("%1", label)
+                    if label
+                    else QCoreApplication.translate("InstallDialog", "(required)")
+                )
             form.addRow(label, box)
         area.setWidget(body)
         return area
@@ -293,12 +333,16 @@ class InstallDialog(QDialog):
 
         name = self.name()
         if not name:
-            return _tr("Give the server a name.")
+            return QCoreApplication.translate("InstallDialog", "Give the server a name.")
         problem = name_problem(name)
         if problem is not None:
-            return _tr("This name cannot be used: %1.").replace("%1", problem)
+            return QCoreApplication.translate("InstallDialog", "This name cannot be used: %1.").replace(
+                "%1", problem
+            )
         if name in self.controller.store:
-            return _tr("A server named %1 already exists.").replace("%1", visible_line(name))
+            return QCoreApplication.translate("InstallDialog", "A server named %1 already exists.").replace(
+                "%1", visible_line(name)
+            )
         return None
 
     def problems(self) -> dict[str, str]:
@@ -367,12 +411,18 @@ class InstallDialog(QDialog):
         except KeyringUnavailableError as exc:
             logger.info("no usable keychain for the new server's keys")
             self.show_error(
-                _tr("The key could not be stored: %1").replace("%1", str(exc).splitlines()[0]),
+                QCoreApplication.translate("InstallDialog", "The key could not be stored: %1").replace(
+                    "%1", str(exc).splitlines()[0]
+                ),
                 offer_session=True,
             )
         except Exception as exc:  # ConfigError, SecretStoreError, OSError, MissingAnswer...
             logger.info("the server was not added: %s", exc)
-            self.show_error(_tr("The server was not added: %1").replace("%1", str(exc)))
+            self.show_error(
+                QCoreApplication.translate("InstallDialog", "The server was not added: %1").replace(
+                    "%1", str(exc)
+                )
+            )
         else:
             self.installed = name
             QDialog.accept(self)
@@ -402,7 +452,11 @@ class InstallDialog(QDialog):
         from shiboken6 import isValid
 
         if runtime is not None and isValid(self.runtime_label):
-            self.runtime_label.setText(_tr("Runs on this computer with %1.").replace("%1", describe(runtime)))
+            self.runtime_label.setText(
+                QCoreApplication.translate("InstallDialog", "Runs on this computer with %1.").replace(
+                    "%1", describe(runtime)
+                )
+            )
 
     @Slot()
     def _open_website(self) -> None:
@@ -436,7 +490,9 @@ async def add_server(
         added = True
         _apply_settings(store.settings(name), plan.settings)
         if not controller.save():
-            raise RuntimeError(_tr("the server list file is broken; fix it first"))
+            raise RuntimeError(
+                QCoreApplication.translate("InstallDialog", "the server list file is broken; fix it first")
+            )
     except BaseException:
         if added:
             with contextlib.suppress(Exception):

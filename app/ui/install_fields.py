@@ -85,7 +85,7 @@ class SecretField(TextField):
         super().__init__(question, parent)
         self.edit.setEchoMode(QLineEdit.EchoMode.Password)
         self.edit.setPlaceholderText("")
-        self.show_button = QPushButton(_tr("Show"), self.widget)
+        self.show_button = QPushButton(QCoreApplication.translate("InstallDialog", "Show"), self.widget)
         self.show_button.setCheckable(True)
         self.show_button.setAutoDefault(False)
         self.show_button.toggled.connect(self._toggle)
@@ -95,7 +95,11 @@ class SecretField(TextField):
     def _toggle(self, shown: bool) -> None:
         mode = QLineEdit.EchoMode.Normal if shown else QLineEdit.EchoMode.Password
         self.edit.setEchoMode(mode)
-        self.show_button.setText(_tr("Hide") if shown else _tr("Show"))
+        self.show_button.setText(
+            QCoreApplication.translate("InstallDialog", "Hide")
+            if shown
+            else QCoreApplication.translate("InstallDialog", "Show")
+        )
 
     def answer(self) -> Answer:
         return self.edit.text()  # a key is kept exactly as typed (a space may be part of it)
@@ -108,13 +112,19 @@ class NumberField(TextField):
         super().__init__(question, parent)
         lo, hi = question.minimum, question.maximum
         if lo is not None and hi is not None:
-            hint = _tr("a number from %1 to %2").replace("%1", _num(lo)).replace("%2", _num(hi))
+            hint = (
+                QCoreApplication.translate("InstallDialog", "a number from %1 to %2")
+                .replace("%1", _num(lo))
+                .replace("%2", _num(hi))
+            )
         elif lo is not None:
-            hint = _tr("a number, at least %1").replace("%1", _num(lo))
+            hint = QCoreApplication.translate("InstallDialog", "a number, at least %1").replace(
+                "%1", _num(lo)
+            )
         elif hi is not None:
-            hint = _tr("a number, at most %1").replace("%1", _num(hi))
+            hint = QCoreApplication.translate("InstallDialog", "a number, at most %1").replace("%1", _num(hi))
         else:
-            hint = _tr("a number")
+            hint = QCoreApplication.translate("InstallDialog", "a number")
         if not question.placeholder:
             self.edit.setPlaceholderText(hint)
         self.edit.setToolTip(hint)
@@ -156,7 +166,7 @@ class ChoiceField(Field):
         self.combo = QComboBox(self.widget)
         self.combo.setObjectName(f"answer:{question.key}")
         if not question.required or question.default is None:
-            self.combo.addItem(_tr("not set"), None)
+            self.combo.addItem(QCoreApplication.translate("InstallDialog", "not set"), None)
         for choice in question.choices:
             self.combo.addItem(visible_line(choice), choice)
         lay = QHBoxLayout(self.widget)
@@ -177,7 +187,11 @@ class ChoiceField(Field):
 async def pick_path(parent: QWidget, question: Question, start: str) -> str | None:
     """A folder or file chosen in the platform's picker (opened, not exec'd), or None."""
     folder = question.kind == "directory"
-    title = _tr("Choose a folder") if folder else _tr("Choose a file")
+    title = (
+        QCoreApplication.translate("InstallDialog", "Choose a folder")
+        if folder
+        else QCoreApplication.translate("InstallDialog", "Choose a file")
+    )
     chooser = QFileDialog(parent, title, start or str(Path.home()))
     chooser.setFileMode(QFileDialog.FileMode.Directory if folder else QFileDialog.FileMode.ExistingFile)
     if folder:
@@ -198,7 +212,7 @@ class PathField(TextField):
 
     def __init__(self, question: Question, parent: QWidget) -> None:
         super().__init__(question, parent)
-        self.choose_button = QPushButton(_tr("Choose…"), self.widget)
+        self.choose_button = QPushButton(QCoreApplication.translate("InstallDialog", "Choose…"), self.widget)
         self.choose_button.setAutoDefault(False)
         self.choose_button.clicked.connect(self._choose)
         self.row.addWidget(self.choose_button)
@@ -224,8 +238,8 @@ class ListField(Field):
         self.list = QListWidget(self.widget)
         self.list.setObjectName(f"answer:{question.key}")
         self.list.setMaximumHeight(90)
-        self.add_button = QPushButton(_tr("Add…"), self.widget)
-        self.remove_button = QPushButton(_tr("Remove"), self.widget)
+        self.add_button = QPushButton(QCoreApplication.translate("InstallDialog", "Add…"), self.widget)
+        self.remove_button = QPushButton(QCoreApplication.translate("InstallDialog", "Remove"), self.widget)
         for b in (self.add_button, self.remove_button):
             b.setAutoDefault(False)
         self.add_button.clicked.connect(self._add)

@@ -11,7 +11,7 @@ import json
 import logging
 from typing import Any
 
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import QCoreApplication, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QDialog,
@@ -23,10 +23,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.async_dialogs import ask, run_dialog
+from app.ui.async_dialogs import ask, keyboard_rule, run_dialog
 from app.ui.safe_text import plain_label, visible, visible_line
 
 logger = logging.getLogger(__name__)
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("ServerRequests", text)
 
 
 def _responses() -> Any:
@@ -40,38 +44,45 @@ class SamplingDialog(QDialog):
 
     def __init__(self, server: str, request: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle(visible_line(f"{server} asks for a model answer"))
+        self.setWindowTitle(visible_line(self.tr("%1 asks for a model's answer").replace("%1", server)))
         self.setObjectName("samplingDialog")
         self.resize(560, 520)
         lay = QVBoxLayout(self)
         lay.addWidget(
             plain_label(
-                f"The server “{server}” wants an AI model to answer the conversation below. "
-                "MCP Desk has no model of its own: write or paste the answer yourself, or decline."
+                self.tr(
+                    "The server “%1” wants an AI model to answer the conversation below. "
+                    "MCP Desk has no model of its own: write or paste the answer yourself, or decline."
+                ).replace("%1", server)
             )
         )
         convo = QPlainTextEdit()
         convo.setReadOnly(True)
-        convo.setAccessibleName("Messages")
+        convo.setAccessibleName(self.tr("Conversation"))
         convo.setPlainText(visible(self.describe(request)))
         lay.addWidget(convo, 2)
-        lay.addWidget(QLabel("Your answer:"))
+        lay.addWidget(QLabel(self.tr("Your answer:")))
         self.answer = QPlainTextEdit()
-        self.answer.setAccessibleName("Answer")
+        self.answer.setAccessibleName(self.tr("Your answer"))
         lay.addWidget(self.answer, 1)
         box = QDialogButtonBox()
-        self.send_button: QPushButton = box.addButton("Send answer", QDialogButtonBox.ButtonRole.AcceptRole)
-        self.decline_button: QPushButton = box.addButton("Decline", QDialogButtonBox.ButtonRole.RejectRole)
+        self.send_button: QPushButton = box.addButton(
+            self.tr("Send answer"), QDialogButtonBox.ButtonRole.AcceptRole
+        )
+        self.decline_button: QPushButton = box.addButton(
+            self.tr("Decline"), QDialogButtonBox.ButtonRole.RejectRole
+        )
         self.send_button.clicked.connect(self.accept)
         self.decline_button.clicked.connect(self.reject)
         lay.addWidget(box)
+        keyboard_rule(self)  # opens in the answer, not the read-only conversation
 
     @staticmethod
     def describe(request: Any) -> str:
         lines: list[str] = []
         system = getattr(request, "system_prompt", None)
         if system:
-            lines += ["System prompt:", system, ""]
+            lines += [QCoreApplication.translate("ServerRequests", "Instructions for the model:"), system, ""]
         for m in getattr(request, "messages", []) or []:
             role = m.get("role", "?") if isinstance(m, dict) else "?"
             content = m.get("content") if isinstance(m, dict) else m
@@ -84,8 +95,17 @@ class SamplingDialog(QDialog):
         raw = getattr(request, "raw", {}) or {}
         prefs = raw.get("modelPreferences")
         if prefs:
-            lines += ["", "Model preferences: " + json.dumps(prefs)]
-        lines.append(f"Maximum length: {getattr(request, 'max_tokens', '?')} tokens")
+            lines += [
+                "",
+                QCoreApplication.translate("ServerRequests", "Model preferences: %1").replace(
+                    "%1", json.dumps(prefs)
+                ),
+            ]
+        lines.append(
+            QCoreApplication.translate("ServerRequests", "Longest answer: %1 tokens").replace(
+                "%1", str(getattr(request, "max_tokens", "?"))
+            )
+        )
         return "\n".join(lines)
 
 
@@ -115,7 +135,11 @@ class GuiHandlers:
 
         schema = request.requested_schema or {"type": "object"}
         d = ElicitationDialog(request.message, schema, parent=self.parent)
-        d.setWindowTitle(visible_line(f"{server} asks for information"))
+        d.setWindowTitle(
+            visible_line(
+                QCoreApplication.translate("ServerRequests", "%1 asks for information").replace("%1", server)
+            )
+        )
         defaults = dict(getattr(request, "defaults", {}) or {})
         if defaults:
             d.set_value(defaults)
@@ -131,10 +155,15 @@ class GuiHandlers:
         url = str(request.url or "")
         ok, _ = await ask(
             self.parent,
-            f"{server} asks you to open a web page",
-            f"The server “{server}” says:\n{request.message}\n\nIt wants to open this address:\n{url}",
-            yes="Open in browser",
-            no="Decline",
+            QCoreApplication.translate("ServerRequests", "%1 asks you to open a web page").replace(
+                "%1", server
+            ),
+            QCoreApplication.translate("ServerRequests", "The server “%1” says:").replace("%1", server)
+            + f"\n{request.message}\n\n"
+            + QCoreApplication.translate("ServerRequests", "It wants to open this address:")
+            + f"\n{url}",
+            yes=QCoreApplication.translate("ServerRequests", "Open in browser"),
+            no=QCoreApplication.translate("ServerRequests", "Decline"),
         )
         if not ok:
             return h.ElicitationResponse("decline")

@@ -1,4 +1,4 @@
-"""Adding, editing, importing and exporting servers.
+"""Adding and editing a server: the dialog, and saving what it holds (secrets first, off-thread).
 
 The dialog checks fields where they are typed (command not on PATH, a URL that is not http(s)).
 Rows marked secret go to the keyring (through the SecretStore's async twins, off the GUI thread)
@@ -17,16 +17,12 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import json
 import logging
-import os
-import shutil
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal, Slot
-from PySide6.QtGui import QBrush, QColor, QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtCore import QEvent, QObject, Qt, Slot
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemDelegate,
     QApplication,
@@ -35,491 +31,67 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
-    QFileDialog,
     QFormLayout,
-    QFrame,
     QHBoxLayout,
     QInputDialog,
     QLabel,
     QLineEdit,
     QListWidget,
-    QMessageBox,
     QPushButton,
     QSizePolicy,
-    QStyledItemDelegate,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from app.config.secret_names import sanitise_secret_name
 from app.ui.arg_secrets import ArgSecrets, take_launch_secrets
-from app.ui.async_dialogs import inform, run_dialog
-from app.ui.safe_text import plain_label, plain_labels, visible_line
-from app.ui.widgets import tool_button
+from app.ui.async_dialogs import choose_path, keyboard_rule, run_dialog
+from app.ui.developer_mode import developer_mode
+from app.ui.dialog_style import error_text, example_item, note, with_icon
+from app.ui.safe_text import plain_label, visible_line
+from app.ui.server_checks import (
+    OAUTH_CLIENT_SECRET,
+    PROTOCOL_MODES,
+    describe_runtime,
+    validate_command,
+    validate_url,
+)
+from app.ui.server_fields import (
+    AdvancedToggle,
+    ArgDelegate,
+    Example,
+    ExampleValues,
+    KeyringNotice,
+    KeyValueRows,
+    OAuthSection,
+    keyring_help_link,
+    mode_label,
+    transport_label,
+)
+from app.ui.server_import import _import_file, export_servers, import_plans, import_servers
+
+# The window and tests reach the import/export flows and these names here, where they were.
+from app.ui.server_paste import SnippetPasting
 
 if TYPE_CHECKING:
-    from app.install.plan import InstallPlan, Question
+    from app.install.plan import InstallPlan
+
+__all__ = [
+    "OAUTH_CLIENT_SECRET",
+    "ServerDialog",
+    "_import_file",
+    "export_servers",
+    "import_servers",
+    "keyring_help_link",
+    "open_server_dialog",
+    "save_entry",
+    "validate_command",
+]
 
 logger = logging.getLogger(__name__)
 
-# How a field holding an example value to replace looks (light and dark palettes alike).
-EXAMPLE_STYLE = "background: #fff3c4; color: #4e3b00; border: 1px solid #e0b400; border-radius: 3px;"
-EXAMPLE_BACKGROUND = "#fff3c4"
-EXAMPLE_FOREGROUND = "#4e3b00"
 
-
-SECRET_REF_PREFIX = "${secret:"
-PROTOCOL_MODES = ("auto", "legacy", "2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
-SECRET_PLACEHOLDER = "stored in the keychain — type to replace"
-# The keyring secret that holds a pre-registered OAuth client's secret (never settings.json):
-# app.secrets.oauth.CLIENT_SECRET, spelled here so opening the dialog imports no keyring code.
-OAUTH_CLIENT_SECRET = "oauth.client_secret"
-# settings.json `oauth` keys the dialog edits; others (grant, client_metadata_url) are kept as found.
-OAUTH_FIELDS = ("client_id", "scope")
-
-
-def _is_ref(value: str) -> bool:
-    return value.startswith(SECRET_REF_PREFIX) and value.endswith("}")
-
-
-def _looks_secret(name: str, kind: str) -> bool:
-    try:
-        from app.secrets.detect import is_secret_env, is_secret_header
-    except ImportError:
-        return False
-    return is_secret_header(name, "x") if kind == "header" else is_secret_env(name, "x")
-
-
-def validate_command(command: str, cwd: str = "") -> str | None:
-    """A message when the command cannot be started as typed, else None."""
-    command = command.strip()
-    if not command:
-        return "Enter the command that starts the server (for example npx or uvx)."
-    if any(c.isspace() for c in command) and not Path(command).exists():
-        # A whole command line as READMEs print it (`python3 -m http.server`): the program is
-        # its first word (the dialog splits the rest into arguments); judge that, not the line.
-        from app.config.snippets import split_command_line
-
-        try:
-            _env, command, _args = split_command_line(command)
-        except ValueError as exc:
-            return f"This command line cannot be read: {exc}"
-    if os.sep in command or (os.altsep and os.altsep in command):
-        path = Path(command) if Path(command).is_absolute() or not cwd else Path(cwd) / command
-        if not path.exists():
-            return f"No such file: {path}"
-        if not os.access(path, os.X_OK):
-            return f"Not executable: {path}"
-        return None
-    if shutil.which(command) is None:
-        return f"“{command}” was not found on PATH. Install it, or give its full path."
-    return None
-
-
-def validate_url(url: str) -> str | None:
-    from urllib.parse import urlsplit
-
-    url = url.strip()
-    if not url:
-        return "Enter the server's URL (for example https://example.com/mcp)."
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "This is not a valid URL."
-    if parts.scheme not in ("http", "https"):
-        return "The URL must start with http:// or https://."
-    if not parts.hostname:
-        return "The URL has no host name."
-    return None
-
-
-def accept_on_ctrl_enter(dialog: QDialog) -> None:
-    """The app's one rule: Ctrl+Enter accepts every dialog; Enter accepts a single-line dialog
-    only (Qt's default button does that), never one with several fields or a text box."""
-    for key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-        shortcut = QShortcut(QKeySequence(Qt.KeyboardModifier.ControlModifier | key), dialog)
-        shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
-        shortcut.activated.connect(dialog.accept)
-
-
-class _ArgDelegate(QStyledItemDelegate):
-    """Edits an argument; Enter keeps it and says so (the dialog goes on to the next), instead of
-    letting the key reach the dialog, which saved the whole server with half its arguments.
-
-    Signals:
-        entered(): Enter was pressed in an argument's editor; the text is committed."""
-
-    entered = Signal()
-
-    def eventFilter(self, editor: QObject, event: QEvent) -> bool:
-        if (
-            event.type() == QEvent.Type.KeyPress
-            and isinstance(event, QKeyEvent)
-            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
-            and not event.modifiers() & Qt.KeyboardModifier.ControlModifier
-            and isinstance(editor, QWidget)
-        ):
-            self.commitData.emit(editor)
-            self.closeEditor.emit(editor, QAbstractItemDelegate.EndEditHint.NoHint)
-            self.entered.emit()
-            return True
-        return super().eventFilter(editor, event)
-
-
-class KeyValueRows(QWidget):
-    """Environment variables or HTTP headers: name, value and a 'secret' toggle per row."""
-
-    changed = Signal()
-
-    def __init__(self, kind: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.kind = kind
-        self.rows: list[tuple[QLineEdit, QLineEdit, QCheckBox, QWidget]] = []
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        self.rows_layout = QVBoxLayout()
-        lay.addLayout(self.rows_layout)
-        self.add_button = QPushButton("Add variable" if kind == "env" else "Add header")
-        self.add_button.clicked.connect(lambda: self.add_row())
-        lay.addWidget(self.add_button, 0, Qt.AlignmentFlag.AlignLeft)
-
-    def add_row(self, name: str = "", value: str = "", secret: bool | None = None) -> None:
-        row = QWidget()
-        h = QHBoxLayout(row)
-        h.setContentsMargins(0, 0, 0, 0)
-        k = QLineEdit(name)
-        k.setCursorPosition(0)  # long names show their start, not their end
-        k.setPlaceholderText("NAME" if self.kind == "env" else "Header-Name")
-        k.setAccessibleName(f"{self.kind} name")
-        v = QLineEdit()
-        v.setAccessibleName(f"{self.kind} value")
-        is_ref = _is_ref(value)
-        if is_ref:
-            v.setPlaceholderText(SECRET_PLACEHOLDER)
-            v.setProperty("secret_ref", value)
-        else:
-            v.setText(value)
-            v.setCursorPosition(0)
-            v.setPlaceholderText("value")
-        s = QCheckBox("secret")
-        s.setToolTip("Keep the value in the system keychain, not in the settings file")
-        s.setChecked(is_ref if secret is None else secret)
-        rm = tool_button("✕")
-        rm.setToolTip("Remove this row")
-        rm.setAccessibleName("Remove row")
-        # Names get the wider share: ones such as GITHUB_PERSONAL_ACCESS_TOKEN are long, and
-        # secret values are shown as dots anyway.
-        h.addWidget(k, 3)
-        h.addWidget(v, 2)
-        h.addWidget(s)
-        h.addWidget(rm)
-        entry = (k, v, s, row)
-        self.rows.append(entry)
-        self.rows_layout.addWidget(row)
-
-        def mask(on: bool) -> None:
-            v.setEchoMode(QLineEdit.EchoMode.Password if on else QLineEdit.EchoMode.Normal)
-
-        def name_typed(text: str) -> None:
-            # Names such as API_KEY or Authorization switch the toggle on (the person can undo it).
-            if not s.property("touched") and _looks_secret(text, self.kind):
-                s.setChecked(True)
-
-        s.toggled.connect(mask)
-        s.clicked.connect(lambda: s.setProperty("touched", True))
-        k.textEdited.connect(name_typed)
-        rm.clicked.connect(lambda: self._remove(entry))
-        mask(s.isChecked())
-
-    def _remove(self, entry: tuple[QLineEdit, QLineEdit, QCheckBox, QWidget]) -> None:
-        self.rows.remove(entry)
-        entry[3].setParent(None)
-        entry[3].deleteLater()
-
-    def values(self) -> list[tuple[str, str, bool, str | None]]:
-        """(name, typed value, secret?, existing reference) for each row with a name."""
-        out = []
-        for k, v, s, _ in self.rows:
-            name = k.text().strip()
-            if name:
-                out.append((name, v.text(), s.isChecked(), v.property("secret_ref")))
-        return out
-
-
-def keyring_help_link() -> str:
-    """Where the "how to set up a keychain" text is: the local docs file when it ships, else its name."""
-    from PySide6.QtCore import QUrl
-
-    from app.secrets.backend import HELP_DOC
-
-    local = Path(__file__).resolve().parents[2] / HELP_DOC
-    return QUrl.fromLocalFile(str(local)).toString() if local.is_file() else HELP_DOC
-
-
-class KeyringNotice(QFrame):
-    """Shown in the dialog, above Save, when the key cannot go to a keychain. Two short lines,
-    a link to the fix, and (only when there is no keychain at all) "Keep for this session only"."""
-
-    keep_for_session = Signal()
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("keyringNotice")
-        self.setStyleSheet(
-            "#keyringNotice { background: #fff8e1; border: 1px solid #f3d98b; border-radius: 4px; }"
-            "#keyringNotice QLabel { color: #4e3b00; }"
-        )
-        lay = QHBoxLayout(self)
-        lay.setContentsMargins(10, 8, 10, 8)
-        self.text = QLabel()
-        self.text.setTextFormat(Qt.TextFormat.RichText)  # our own words and link only, never server text
-        self.text.setOpenExternalLinks(True)
-        self.text.setWordWrap(True)
-        lay.addWidget(self.text, 1)
-        self.session_button = QPushButton(self.tr("Keep for this session only"))
-        self.session_button.setToolTip(
-            self.tr("The server connects now; the key is forgotten when MCP Desk exits.")
-        )
-        self.session_button.clicked.connect(self.keep_for_session)
-        lay.addWidget(self.session_button, 0, Qt.AlignmentFlag.AlignVCenter)
-        self.hide()
-
-    def show_no_keychain(self) -> None:
-        self._show(
-            self.tr("This computer has no usable keychain, so the key cannot be saved."),
-            self.tr("Keys are never written to a file."),
-            self.tr("How to set one up"),
-            offer_session=True,
-        )
-
-    def show_problem(self, message: str) -> None:
-        """Another keychain failure (locked, prompt dismissed): its first line, nothing typed is lost."""
-        first = message.strip().splitlines()[0] if message.strip() else ""
-        self._show(
-            self.tr("The key was not saved: %1").replace("%1", first),
-            self.tr("Fix the keychain and press Save again."),
-            self.tr("Help"),
-            offer_session=False,
-        )
-
-    def _show(self, line1: str, line2: str, link_text: str, *, offer_session: bool) -> None:
-        import html
-
-        link = f'<a href="{html.escape(keyring_help_link(), quote=True)}">{html.escape(link_text)}</a>'
-        self.text.setText(f"{html.escape(line1)}<br>{html.escape(line2)} {link}")
-        self.session_button.setVisible(offer_session)
-        self.show()
-
-
-class OAuthSection(QWidget):
-    """The "Sign-in (OAuth)" part of the remote page, folded away: most servers register MCP Desk by
-    themselves; a client id (and secret) is only for providers that gave the person one.
-
-    The client id and scope go to settings.json; the secret only to the keychain."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        self.toggle = QToolButton()
-        self.toggle.setObjectName("oauthToggle")
-        self.toggle.setText(self.tr("Sign-in (OAuth)"))
-        self.toggle.setCheckable(True)
-        self.toggle.setAutoRaise(True)
-        self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.toggle.setArrowType(Qt.ArrowType.RightArrow)
-        self.toggle.toggled.connect(self.set_expanded)
-        lay.addWidget(self.toggle, 0, Qt.AlignmentFlag.AlignLeft)
-        self.body = QWidget()
-        self.body.setObjectName("oauthFields")
-        form = QFormLayout(self.body)
-        form.setContentsMargins(18, 0, 0, 0)
-        form.addRow(
-            plain_label(
-                self.tr(
-                    "Only if the server's provider gave you a client id. Otherwise leave this empty: "
-                    "MCP Desk registers itself when you sign in."
-                ),
-                wrap=True,
-            )
-        )
-        self.client_id = QLineEdit()
-        self.client_id.setObjectName("oauthClientId")
-        self.client_id.setAccessibleName(self.tr("Client id"))
-        self.client_id.setPlaceholderText(self.tr("(optional)"))
-        form.addRow(self.tr("Client id"), self.client_id)
-        self.client_secret = QLineEdit()
-        self.client_secret.setObjectName("oauthClientSecret")
-        self.client_secret.setAccessibleName(self.tr("Client secret"))
-        self.client_secret.setEchoMode(QLineEdit.EchoMode.Password)
-        self.client_secret.setPlaceholderText(self.tr("(optional) kept in your computer's keychain"))
-        form.addRow(self.tr("Client secret"), self.client_secret)
-        self.scope = QLineEdit()
-        self.scope.setObjectName("oauthScope")
-        self.scope.setAccessibleName(self.tr("Scope"))
-        self.scope.setPlaceholderText(self.tr("(optional) what the server asks for, when empty"))
-        form.addRow(self.tr("Scope"), self.scope)
-        lay.addWidget(self.body)
-        self.secret_stored = False
-        self.set_expanded(False)
-
-    @Slot(bool)
-    def set_expanded(self, on: bool) -> None:
-        self.toggle.setChecked(on)
-        self.toggle.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
-        self.body.setVisible(on)
-
-    def load(self, oauth: dict[str, Any]) -> None:
-        self.client_id.setText(str(oauth.get("client_id") or ""))
-        self.scope.setText(str(oauth.get("scope") or ""))
-        if self.client_id.text() or self.scope.text():
-            self.set_expanded(True)  # something set here: show it
-
-    def mark_secret_stored(self) -> None:
-        """The keychain holds a client secret: say so instead of showing an empty field."""
-        self.secret_stored = True
-        self.client_secret.setPlaceholderText(SECRET_PLACEHOLDER)
-
-    def settings(self, old: dict[str, Any]) -> dict[str, Any]:
-        """`old` (settings.json's `oauth`) with the client id and scope as typed; empty ones removed."""
-        out = copy.deepcopy(old)
-        for key, edit in (("client_id", self.client_id), ("scope", self.scope)):
-            value = edit.text().strip()
-            if value:
-                out[key] = value
-            else:
-                out.pop(key, None)
-        return out
-
-    def typed_secret(self) -> str:
-        return self.client_secret.text()
-
-
-def describe_runtime(entry: Any) -> str | None:
-    """Which runtime the entry's command runs on, in words ("Node.js 24.19 (built in)", "your
-    Node.js 22.3"), or None when it needs none or it cannot be told. Off the GUI thread: the
-    lookup may start `node --version`."""
-    if getattr(entry, "transport", "stdio") != "stdio" or not getattr(entry, "command", None):
-        return None
-    from app.runtimes import describe, runtime_for
-
-    try:
-        runtime = runtime_for(entry)
-    except Exception as exc:  # a lookup that fails is no reason to fail the dialog
-        logger.info("no runtime for %s: %s", getattr(entry, "name", "?"), exc)
-        return None
-    return None if runtime is None else str(describe(runtime))
-
-
-@dataclass
-class Example:
-    """An example value of a pasted snippet to be replaced: where it is shown, what asks for it."""
-
-    id: str
-    """The answer's key in the dialog (the question's key, prefixed by the plan for several)."""
-    question: Question
-    text: str
-    """The text shown in the fields where the example was (what the README said)."""
-    plan: int = 0
-
-
-class ExampleValues(QFrame):
-    """ "Replace the example values with your own": one highlighted field per example value."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("exampleValues")
-        self.setStyleSheet(
-            "#exampleValues { background: #fffbea; border: 1px solid #e0b400; border-radius: 4px; }"
-            "#exampleValues QLabel { color: #4e3b00; background: transparent; }"
-        )
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(10, 8, 10, 8)
-        self.title = plain_label(
-            self.tr(
-                "This snippet holds example values. Replace each example value with your own: "
-                "the server cannot work with the example."
-            ),
-            wrap=True,
-        )
-        lay.addWidget(self.title)
-        self.form = QFormLayout()
-        lay.addLayout(self.form)
-        self.fields: dict[str, QLineEdit] = {}
-        self.errors: dict[str, QLabel] = {}
-        self.hide()
-
-    def set_examples(self, examples: list[Example], titles: dict[int, str] | None = None) -> None:
-        while self.form.rowCount():
-            self.form.removeRow(0)
-        self.fields.clear()
-        self.errors.clear()
-        for ex in examples:
-            q = ex.question
-            edit = QLineEdit()
-            edit.setObjectName(f"example:{ex.id}")
-            edit.setAccessibleName(q.label or q.key)
-            edit.setStyleSheet("QLineEdit { " + EXAMPLE_STYLE + " }")
-            if q.secret:
-                edit.setEchoMode(QLineEdit.EchoMode.Password)
-            if q.default:
-                edit.setText(q.default)
-            hint = ex.text if not q.secret else self.tr("your key (kept in your computer's keychain)")
-            edit.setPlaceholderText(visible_line(hint)[:120])
-            field: QWidget = edit
-            if q.kind in ("directory", "file"):
-                row = QWidget()
-                h = QHBoxLayout(row)
-                h.setContentsMargins(0, 0, 0, 0)
-                h.addWidget(edit, 1)
-                browse = QPushButton(self.tr("Browse…"))
-                browse.clicked.connect(lambda _=False, e=edit, k=q.kind: self._browse(e, k))
-                h.addWidget(browse)
-                field = row
-            note = plain_label(
-                self.tr("Replace the example value “%1” with your own.").replace(
-                    "%1", visible_line(ex.text)[:80]
-                ),
-                wrap=True,
-            )
-            note.setStyleSheet("font-size: small;")
-            error = plain_label("")
-            error.setStyleSheet("color: #b71c1c;")
-            error.hide()
-            box = QWidget()
-            v = QVBoxLayout(box)
-            v.setContentsMargins(0, 0, 0, 0)
-            v.setSpacing(2)
-            v.addWidget(field)
-            v.addWidget(note)
-            v.addWidget(error)
-            label = visible_line(q.label or q.key)
-            if titles and len(set(titles.values())) > 1:
-                label = f"{visible_line(titles.get(ex.plan, ''))}: {label}"
-            self.form.addRow(label, box)
-            self.fields[ex.id] = edit
-            self.errors[ex.id] = error
-        self.setVisible(bool(examples))
-
-    def _browse(self, edit: QLineEdit, kind: str) -> None:
-        if kind == "directory":
-            chosen = QFileDialog.getExistingDirectory(self, self.tr("Choose a folder"), str(Path.home()))
-        else:
-            chosen = QFileDialog.getOpenFileName(self, self.tr("Choose a file"), str(Path.home()))[0]
-        if chosen:
-            edit.setText(chosen)
-
-    def answers(self) -> dict[str, str]:
-        return {key: edit.text().strip() for key, edit in self.fields.items()}
-
-    def show_missing(self, missing: set[str]) -> None:
-        for key, error in self.errors.items():
-            error.setText(self.tr("Enter your own value here.") if key in missing else "")
-            error.setVisible(key in missing)
-
-
-class ServerDialog(QDialog):
+class ServerDialog(QDialog, SnippetPasting):
     """Add or edit one server. `accept()` only closes when every field is valid and the secrets
     typed have somewhere to go (a keychain, or this session's memory if the person chose so)."""
 
@@ -527,7 +99,7 @@ class ServerDialog(QDialog):
         super().__init__(parent)
         self.controller = controller
         self.original = controller.entry(name) if name else None
-        self.setWindowTitle("Edit server" if self.original else "Add server")
+        self.setWindowTitle(self.tr("Edit server") if self.original else self.tr("Add server"))
         self.setObjectName("serverDialog")
         self.resize(640, 560)
         self.pasted: list[InstallPlan] | None = None  # several servers pasted: added as a whole
@@ -549,13 +121,12 @@ class ServerDialog(QDialog):
         )
         self.paste_button = QPushButton(self.tr("Paste snippet…"))
         self.paste_button.setAutoDefault(False)
+        with_icon(self.paste_button, "paste")
         self.paste_button.clicked.connect(self.paste_json)
         top.addWidget(self.paste_button)
         outer.addLayout(top)
         self.paste_note = plain_label("")
-        self.paste_note.setStyleSheet(
-            "background: #e3f2fd; color: #0d47a1; padding: 6px; border-radius: 4px;"
-        )
+        note(self.paste_note, "info")
         self.paste_note.hide()
         outer.addWidget(self.paste_note)
         self.example_values = ExampleValues(self)
@@ -566,27 +137,22 @@ class ServerDialog(QDialog):
         form = self.form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        self.name, self.name_error = self._checked_line(form, "Name", "for example github")
+        self.name, self.name_error = self._checked_line(form, self.tr("Name"), self.tr("for example github"))
         self.transport = QComboBox()
-        self.transport.setAccessibleName("Connection type")
-        self.transport.addItem("Local program (stdio)", "stdio")
-        self.transport.addItem("Remote (Streamable HTTP)", "http")
-        self.transport.addItem("Remote (legacy SSE)", "sse")
-        form.addRow("Type", self.transport)
+        self.transport.setAccessibleName(self.tr("Where the server runs"))
+        for kind in ("stdio", "http", "sse"):
+            self.transport.addItem(transport_label(kind), kind)
+        form.addRow(self.tr("Type"), self.transport)
 
         # stdio rows
-        self.command, self.command_error = self._checked_line(
-            form, "Command", "npx, uvx, python, or a full path"
-        )
+        self.command, self.command_error = self._checked_line(form, self.tr("Command"), "")
         self.command.setPlaceholderText(
             self.tr("npx, uvx, python, a full path — or the whole command line from the README")
         )
         command_box = self.command.parentWidget()
         self.split_note = plain_label("", wrap=False)  # short lines: a wrapping label grows tall
         self.split_note.setObjectName("splitNote")
-        self.split_note.setStyleSheet(
-            "background: #e8f5e9; color: #1b5e20; padding: 6px; border-radius: 4px;"
-        )
+        note(self.split_note, "success")
         self.split_note.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         self.split_note.hide()
         self.runtime_line = plain_label("", wrap=True)
@@ -600,22 +166,22 @@ class ServerDialog(QDialog):
         al = QVBoxLayout(args_box)
         al.setContentsMargins(0, 0, 0, 0)
         self.args = QListWidget()
-        self.args.setAccessibleName("Arguments")
+        self.args.setAccessibleName(self.tr("Arguments"))
         self.args.setToolTip(
             self.tr("Enter edits an argument and goes on to the next; Ctrl+Enter saves the server.")
         )
         self.args.setMaximumHeight(110)
-        self.arg_delegate = _ArgDelegate(self.args)
+        self.arg_delegate = ArgDelegate(self.args)
         self.arg_delegate.entered.connect(self._arg_entered)
         self.args.setItemDelegate(self.arg_delegate)
         self.args.installEventFilter(self)
         al.addWidget(self.args)
         ab = QHBoxLayout()
         for text, slot in (
-            ("Add", self._add_arg),
-            ("Remove", self._remove_arg),
-            ("Up", lambda: self._move_arg(-1)),
-            ("Down", lambda: self._move_arg(1)),
+            (self.tr("Add"), self._add_arg),
+            (self.tr("Remove"), self._remove_arg),
+            (self.tr("Up"), lambda: self._move_arg(-1)),
+            (self.tr("Down"), lambda: self._move_arg(1)),
         ):
             b = QPushButton(text)
             b.setAutoDefault(False)
@@ -626,26 +192,16 @@ class ServerDialog(QDialog):
         ab.addStretch(1)
         al.addLayout(ab)
         al.addWidget(self.arg_secrets.warning)
-        form.addRow("Arguments", args_box)
-        cwd_box = QWidget()
-        cwd_row = QHBoxLayout(cwd_box)
-        cwd_row.setContentsMargins(0, 0, 0, 0)
-        self.cwd = QLineEdit()
-        self.cwd.setAccessibleName("Working directory")
-        self.cwd.setPlaceholderText("(optional)")
-        browse = QPushButton("Browse…")
-        browse.setAutoDefault(False)
-        browse.clicked.connect(self._browse_cwd)
-        cwd_row.addWidget(self.cwd, 1)
-        cwd_row.addWidget(browse)
-        form.addRow("Working directory", cwd_box)
+        form.addRow(self.tr("Arguments"), args_box)
         self.env = KeyValueRows("env")
-        form.addRow("Environment", self.env)
-        self.stdio_rows: list[QWidget] = [w for w in (command_box, args_box, cwd_box, self.env) if w]
+        form.addRow(self.tr("Environment"), self.env)
+        self.stdio_rows: list[QWidget] = [w for w in (command_box, args_box, self.env) if w]
         # http rows
-        self.url, self.url_error = self._checked_line(form, "URL", "https://example.com/mcp")
+        self.url, self.url_error = self._checked_line(
+            form, self.tr("Address (URL)"), "https://example.com/mcp"
+        )
         self.headers = KeyValueRows("header")
-        form.addRow("Headers", self.headers)
+        form.addRow(self.tr("Headers"), self.headers)
         oauth_box = QWidget()
         ol = QVBoxLayout(oauth_box)
         ol.setContentsMargins(0, 0, 0, 0)
@@ -657,40 +213,67 @@ class ServerDialog(QDialog):
         url_box = self.url.parentWidget()
         self.http_rows: list[QWidget] = [w for w in (url_box, self.headers, oauth_box) if w]
 
-        self.timeout = QDoubleSpinBox()
-        self.timeout.setAccessibleName("Timeout")
-        self.timeout.setRange(1, 3600)
-        self.timeout.setSuffix(" s")
-        self.timeout.setValue(60)
-        form.addRow("Call timeout", self.timeout)
-        self.mode = QComboBox()
-        self.mode.setAccessibleName("Protocol")
-        self.mode.addItems(PROTOCOL_MODES)
-        self.mode.setToolTip(
-            "auto: try the newest protocol, fall back to the handshake; legacy: handshake only"
+        self.enabled = QCheckBox(
+            self.tr("Connect at start and with “Connect all” (clear to keep it switched off)")
         )
-        form.addRow("Protocol", self.mode)
-        self.enabled = QCheckBox("Connect at start and with “Connect all” (clear to keep it switched off)")
         self.enabled.setChecked(True)
-        form.addRow("Enabled", self.enabled)
+        form.addRow(self.tr("Enabled"), self.enabled)
+
+        # Advanced: what only some servers need (a working directory, a longer wait, a protocol
+        # version, folders). Folded away for people; open in developer mode; always one click away.
+        self.advanced = AdvancedToggle(self.tr("Advanced"))
+        self.advanced.toggled.connect(self._update_rows)
+        form.addRow("", self.advanced)
+        cwd_box = QWidget()
+        cwd_row = QHBoxLayout(cwd_box)
+        cwd_row.setContentsMargins(0, 0, 0, 0)
+        self.cwd = QLineEdit()
+        self.cwd.setAccessibleName(self.tr("Working directory"))
+        self.cwd.setPlaceholderText(self.tr("(optional) the folder the program starts in"))
+        browse = QPushButton(self.tr("Browse…"))
+        browse.setAutoDefault(False)
+        browse.clicked.connect(self._browse_cwd)
+        cwd_row.addWidget(self.cwd, 1)
+        cwd_row.addWidget(browse)
+        form.addRow(self.tr("Working directory"), cwd_box)
+        self.timeout = QDoubleSpinBox()
+        self.timeout.setAccessibleName(self.tr("Time limit for a tool"))
+        self.timeout.setRange(1, 3600)
+        self.timeout.setSuffix(self.tr(" s"))
+        self.timeout.setValue(60)
+        self.timeout.setToolTip(self.tr("How long a tool may take before MCP Desk stops waiting for it"))
+        form.addRow(self.tr("Time limit"), self.timeout)
+        self.mode = QComboBox()
+        self.mode.setAccessibleName(self.tr("Protocol version"))
+        for mode in PROTOCOL_MODES:
+            self.mode.addItem(mode_label(mode), mode)
+        self.mode.setToolTip(
+            self.tr(
+                "Automatic tries the newest way to talk to the server and falls back to the older "
+                "one by itself. Change it only when the server's documentation asks for one version."
+            )
+        )
+        form.addRow(self.tr("Protocol version"), self.mode)
         roots_box = QWidget()
         rl = QHBoxLayout(roots_box)
         rl.setContentsMargins(0, 0, 0, 0)
         self.roots = QListWidget()
-        self.roots.setAccessibleName("Folders the server may use")
+        self.roots.setAccessibleName(self.tr("Folders the server may use"))
         self.roots.setMaximumHeight(70)
         rl.addWidget(self.roots, 1)
         rb = QVBoxLayout()
-        add_root = QPushButton("Add folder…")
+        add_root = QPushButton(self.tr("Add folder…"))
         add_root.setAutoDefault(False)
         add_root.clicked.connect(self._add_root)
-        rm_root = QPushButton("Remove")
+        rm_root = QPushButton(self.tr("Remove"))
         rm_root.setAutoDefault(False)
         rm_root.clicked.connect(lambda: self.roots.takeItem(self.roots.currentRow()))
         rb.addWidget(add_root)
         rb.addWidget(rm_root)
         rl.addLayout(rb)
-        form.addRow("Folders (roots)", roots_box)
+        form.addRow(self.tr("Folders it may use"), roots_box)
+        self.cwd_row = cwd_box
+        self.advanced_rows: list[QWidget] = [cwd_box, self.timeout, self.mode, roots_box]
         outer.addLayout(form)
         outer.addStretch(1)  # room left over goes below the fields, not between them
 
@@ -706,7 +289,7 @@ class ServerDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
         self.save_button().setToolTip(self.tr("Save (Ctrl+Enter)"))
         outer.addWidget(self.buttons)
-        accept_on_ctrl_enter(self)
+        keyboard_rule(self)
 
         self.transport.currentIndexChanged.connect(self._transport_changed)
         self.command.editingFinished.connect(self._check_command)
@@ -719,13 +302,16 @@ class ServerDialog(QDialog):
                 self._secret_lookup = asyncio.ensure_future(self._look_for_client_secret(self.original.name))
             else:
                 self._runtime_lookup = asyncio.ensure_future(self._look_up_runtime(self.original))
+        dev = developer_mode()
+        self._developer_mode_changed(dev.enabled())
+        dev.changed.connect(self._developer_mode_changed)
         self._transport_changed()
         self.name.setFocus()  # the first field to type in, not the Paste button or a read-only box
 
     # --- keyboard: Enter moves on, Ctrl+Enter saves -------------------------------------------
     def keyPressEvent(self, event: QKeyEvent) -> None:
         """Enter never saves this many-field dialog (a half-typed server was saved and started):
-        it goes to the next field. Ctrl+Enter (a shortcut, accept_on_ctrl_enter) and Save save."""
+        it goes to the next field. Ctrl+Enter (async_dialogs.keyboard_rule) and Save save."""
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not (
             event.modifiers() & Qt.KeyboardModifier.ControlModifier
         ):
@@ -792,7 +378,7 @@ class ServerDialog(QDialog):
         """An error line under a field. Its line is kept while it is hidden, so a message coming
         and going does not move the fields (and the button under the mouse)."""
         label = plain_label("")
-        label.setStyleSheet("color: #b71c1c;")
+        error_text(label)
         label.setMinimumHeight(label.fontMetrics().lineSpacing())
         policy = label.sizePolicy()
         policy.setRetainSizeWhenHidden(True)
@@ -820,13 +406,42 @@ class ServerDialog(QDialog):
 
     @Slot()
     def _transport_changed(self) -> None:
+        self._update_rows()
+
+    @Slot()
+    def _update_rows(self) -> None:
+        """Show the rows of the chosen connection type, and the advanced ones when unfolded."""
         stdio = self.transport_value() == "stdio"
+        advanced = self.advanced.expanded()
         for rows, shown in ((self.stdio_rows, stdio), (self.http_rows, not stdio)):
             for widget in rows:
                 self.form.setRowVisible(widget, shown)
+        for widget in self.advanced_rows:
+            self.form.setRowVisible(widget, advanced and (widget is not self.cwd_row or stdio))
+
+    @Slot(bool)
+    def _developer_mode_changed(self, on: bool) -> None:
+        """Developer mode unfolds Advanced and names the connection types by their protocol."""
+        if on:
+            self.advanced.set_expanded(True)
+        self._name_transports(on)
+
+    def _name_transports(self, developer: bool) -> None:
+        for i in range(self.transport.count()):
+            kind = str(self.transport.itemData(i))
+            self.transport.setItemText(i, transport_label(kind, developer=developer))
+
+    def _advanced_set(self) -> bool:
+        """Whether the loaded server uses an advanced field (then it is shown unfolded)."""
+        return bool(
+            self.cwd.text()
+            or self.roots.count()
+            or str(self.mode.currentData()) != "auto"
+            or abs(self.timeout.value() - 60.0) > 1e-9
+        )
 
     def _set_fields_enabled(self, on: bool) -> None:
-        for widget in (*self.stdio_rows, *self.http_rows):
+        for widget in (*self.stdio_rows, *self.http_rows, *self.advanced_rows):
             widget.setEnabled(on)
 
     @Slot()
@@ -866,18 +481,6 @@ class ServerDialog(QDialog):
         self.split_note.show()
         self._ask_for_examples_in_fields()
         return True
-
-    def _ask_for_examples_in_fields(self) -> None:
-        """Example values in a typed command line (`/path/to/dir`) are asked for like a paste's."""
-        if self.examples:
-            return
-        from app.config.model import ServerEntry
-        from app.config.placeholders import make_holes
-
-        probe = ServerEntry(name="x", command=self.command.text(), args=self.args_value())
-        questions = make_holes(probe)
-        if questions:
-            self._set_examples([Example(q.key, q, q.placeholder or q.key) for q in questions])
 
     async def _look_up_runtime(self, entry: Any) -> None:
         """ "Runs on: your Node.js 22.3" under the command (the lookup runs in a worker thread)."""
@@ -928,8 +531,7 @@ class ServerDialog(QDialog):
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
             if any(ex.text in a for ex in self.examples):
                 # Coloured before it is added: a change after would count as an edit.
-                item.setBackground(QBrush(QColor(EXAMPLE_BACKGROUND)))
-                item.setForeground(QBrush(QColor(EXAMPLE_FOREGROUND)))
+                example_item(item)
                 item.setToolTip(self.tr("An example value: replace it with your own above."))
             self.args.addItem(item)
 
@@ -943,15 +545,25 @@ class ServerDialog(QDialog):
             names.update(sanitise_secret_name(key) for key, _v, secret, _r in rows.values() if secret)
         return names
 
+    @Slot()
     def _browse_cwd(self) -> None:
-        d = QFileDialog.getExistingDirectory(self, "Working directory", self.cwd.text() or str(Path.home()))
-        if d:
-            self.cwd.setText(d)
+        self._chooser = asyncio.ensure_future(self._choose_cwd())
 
+    async def _choose_cwd(self) -> None:
+        chosen = await choose_path(
+            self, self.tr("The folder the program starts in"), self.cwd.text(), folder=True
+        )
+        if chosen:
+            self.cwd.setText(chosen[0])
+
+    @Slot()
     def _add_root(self) -> None:
-        d = QFileDialog.getExistingDirectory(self, "A folder the server may use", str(Path.home()))
-        if d:
-            self.roots.addItem(d)
+        self._chooser = asyncio.ensure_future(self._choose_root())
+
+    async def _choose_root(self) -> None:
+        chosen = await choose_path(self, self.tr("A folder the server may use"), "", folder=True)
+        if chosen:
+            self.roots.addItem(chosen[0])
 
     def done(self, result: int) -> None:
         for task in (self._secret_lookup, self._runtime_lookup):
@@ -990,25 +602,27 @@ class ServerDialog(QDialog):
         if settings is not None:
             self.timeout.setValue(float(getattr(settings, "timeout", 60.0) or 60.0))
             mode = str(getattr(settings, "protocol_mode", "auto") or "auto")
-            if self.mode.findText(mode) < 0:
-                self.mode.addItem(mode)
-            self.mode.setCurrentText(mode)
+            if self.mode.findData(mode) < 0:
+                self.mode.addItem(mode_label(mode), mode)
+            self.mode.setCurrentIndex(self.mode.findData(mode))
             self.roots.clear()
             self.roots.addItems(list(getattr(settings, "roots", []) or []))
             oauth = getattr(settings, "oauth", None)
             self.oauth.load(oauth if isinstance(oauth, dict) else {})
+            if self._advanced_set():
+                self.advanced.set_expanded(True)  # something set there: show it
 
     def errors(self) -> dict[str, str]:
         errs: dict[str, str] = {}
         name = self.name.text().strip()
         if not name:
-            errs["name"] = "Give the server a name."
+            errs["name"] = self.tr("Give the server a name.")
         elif "/" in name:
-            errs["name"] = "A name cannot contain “/”."
+            errs["name"] = self.tr("A name cannot contain “/”.")
         elif (self.original is None or name != self.original.name) and self.controller.entry(
             name
         ) is not None:
-            errs["name"] = f"There is already a server called “{name}”."
+            errs["name"] = self.tr("There is already a server called “%1”.").replace("%1", name)
         missing = {ex.id for ex in self._active_examples() if ex.question.required} - {
             k for k, v in self.example_values.answers().items() if v
         }
@@ -1132,40 +746,13 @@ class ServerDialog(QDialog):
         entry.disabled = not self.enabled.isChecked()
         settings: dict[str, Any] = {
             "timeout": float(self.timeout.value()),
-            "protocol_mode": self.mode.currentText(),
+            "protocol_mode": str(self.mode.currentData()),
             "roots": [self.roots.item(i).text() for i in range(self.roots.count())],
         }
         if entry.transport != "stdio":
             old = self.controller.settings(self.original.name).oauth if self.original is not None else {}
             settings["oauth"] = self.oauth.settings(old if isinstance(old, dict) else {})
         return entry, secrets, settings
-
-    def _with_holes(self, text: str) -> str:
-        """`text` with each example value shown in it put back as its `${ask:KEY}` hole."""
-        from app.install.plan import ask_ref
-
-        for ex in sorted(self.examples, key=lambda e: -len(e.text)):
-            if ex.text and ex.text in text:
-                text = text.replace(ex.text, ask_ref(ex.question.key))
-        return text
-
-    def _active_examples(self, entry: Any = None) -> list[Example]:
-        """The examples still in the fields (one the person typed over needs no answer)."""
-        if not self.examples:
-            return []
-        if entry is None:
-            texts = [self.command.text(), self.url.text(), self.cwd.text(), *self.args_value()]
-            texts += [v for _k, v, _s, _r in self.env.values()] + [
-                v for _k, v, _s, _r in self.headers.values()
-            ]
-        else:
-            texts = [entry.command or "", entry.url or "", entry.cwd or "", *entry.args]
-            texts += [*entry.env.values(), *entry.headers.values()]
-        if entry is None:
-            return [ex for ex in self.examples if any(ex.text in t for t in texts)]
-        from app.install.plan import ask_ref
-
-        return [ex for ex in self.examples if any(ask_ref(ex.question.key) in t for t in texts)]
 
     @staticmethod
     def _collect(rows: KeyValueRows, secrets: dict[str, str], holes: Any = None) -> dict[str, str]:
@@ -1186,140 +773,6 @@ class ServerDialog(QDialog):
                 out[key] = secret_ref(secret_name)
             else:
                 out[key] = value if value or not ref else ref
-        return out
-
-    # --- paste a snippet ----------------------------------------------------------------------
-    @Slot()
-    def paste_json(self) -> None:
-        self._paste_task = asyncio.ensure_future(self._paste())
-
-    async def _paste(self) -> None:
-        """The Paste box: opened and awaited (no nested exec()); Ctrl+Enter pastes, as everywhere."""
-        box = QInputDialog(self)
-        box.setObjectName("pasteBox")
-        box.setWindowTitle(self.tr("Paste a snippet"))
-        box.setLabelText(
-            self.tr("Paste the server's configuration snippet (or its command line) from its README:")
-        )
-        box.setOption(QInputDialog.InputDialogOption.UsePlainTextEditForTextInput, True)
-        box.setOkButtonText(self.tr("Paste"))
-        accept_on_ctrl_enter(box)
-        self.paste_box = box  # tests and screenshots reach it here
-        try:
-            code = await run_dialog(box)
-            text = box.textValue()
-        finally:
-            self.paste_box = None
-            box.deleteLater()
-        if code == QDialog.DialogCode.Accepted.value and text.strip():
-            self.apply_snippet(text)
-
-    def apply_snippet(self, text: str) -> int:
-        """Fill the fields from a snippet with one server; returns how many servers it held.
-
-        Any client's shape is read (app.config.snippets). A snippet with several servers is kept
-        in `self.pasted` (install plans) for import as a whole. Example values are asked for.
-        """
-        from app.config.snippets import SnippetError, read_snippet
-
-        try:
-            # One server goes into the fields as written: the dialog's own toggles take its keys.
-            found = read_snippet(text, extract=None, detect_secrets=False)
-        except SnippetError as exc:
-            QMessageBox.warning(self, self.tr("Paste a snippet"), str(exc))
-            return 0
-        plans = found.plans
-        if len(plans) > 1:
-            from app.secrets.resolve import extract_secrets
-
-            # Several: imported as a whole, keys typed in clear moved to the keychain on the way.
-            plans = read_snippet(text, extract=extract_secrets).plans
-            self.pasted = plans
-            self.paste_note.setText(
-                self.tr(
-                    "The snippet holds %1 servers: %2. Press Save to add them all (keys go to the keychain)."
-                )
-                .replace("%1", str(len(plans)))
-                .replace("%2", ", ".join(visible_line(p.name) for p in plans))
-            )
-            self.paste_note.show()
-            self._set_fields_enabled(False)
-            examples = [
-                Example(f"{i}:{q.key}", q, q.placeholder or f"<{q.key}>", i)
-                for i, p in enumerate(plans)
-                for q in p.questions
-            ]
-            self.examples = examples
-            self.example_values.set_examples(examples, {i: p.name for i, p in enumerate(plans)})
-            return len(plans)
-        (plan,) = plans
-        self.pasted = None
-        self.paste_note.hide()
-        self._set_fields_enabled(True)
-        self._set_examples([Example(q.key, q, q.placeholder or f"<{q.key}>") for q in plan.questions])
-        entry = self._shown(plan.entry)
-        for rows in (self.env, self.headers):
-            for r in list(rows.rows):
-                rows._remove(r)
-        self.load(entry)
-        # Detect secrets in what was pasted: the toggle turns on for API keys and Authorization.
-        for rows, kind in ((self.env, "env"), (self.headers, "header")):
-            for k, _v, s, _ in rows.rows:
-                if _looks_secret(k.text(), kind):
-                    s.setChecked(True)
-        self._mark_example_fields()  # after the toggles: an example is shown, not masked
-        # And `--api-key X`, `ghp_...` among the arguments (not the example values: they are asked).
-        texts = self.args_value()
-        self.arg_secrets.detect(
-            [i for i, t in enumerate(texts) if not any(ex.text in t for ex in self.examples)]
-        )
-        return 1
-
-    def _set_examples(self, examples: list[Example]) -> None:
-        self.examples = examples
-        self.example_values.set_examples(examples)
-        self.set_args(self.args_value())  # colour the arguments that hold one
-
-    def _shown(self, entry: Any) -> Any:
-        """The entry as the fields show it: each `${ask:KEY}` hole as the example it replaced."""
-        from app.install.plan import ASK_REF
-
-        texts = {ex.question.key: ex.text for ex in self.examples}
-
-        def show(value: str) -> str:
-            return ASK_REF.sub(lambda m: texts.get(m.group(1), m.group(0)), value)
-
-        shown = copy.deepcopy(entry)
-        shown.command = show(entry.command) if entry.command else entry.command
-        shown.args = [show(a) for a in entry.args]
-        shown.env = {k: show(v) for k, v in entry.env.items()}
-        shown.headers = {k: show(v) for k, v in entry.headers.items()}
-        shown.url = show(entry.url) if entry.url else entry.url
-        shown.cwd = show(entry.cwd) if entry.cwd else entry.cwd
-        return shown
-
-    def _mark_example_fields(self) -> None:
-        """Highlight the fields that show an example value, and say what to do with them."""
-        tip = self.tr("An example value: replace it with your own above.")
-        for edit in (self.command, self.url, self.cwd):
-            if any(ex.text in edit.text() for ex in self.examples):
-                edit.setStyleSheet("QLineEdit { " + EXAMPLE_STYLE + " }")
-                edit.setToolTip(tip)
-        for rows in (self.env, self.headers):
-            for _k, v, _s, _ in rows.rows:
-                if any(ex.text in v.text() for ex in self.examples):
-                    v.setEchoMode(QLineEdit.EchoMode.Normal)  # the example is no secret: show it
-                    v.setReadOnly(True)
-                    v.setStyleSheet("QLineEdit { " + EXAMPLE_STYLE + " }")
-                    v.setToolTip(tip)
-        self.set_args(self.args_value())
-
-    def pasted_answers(self) -> list[dict[str, str | None]]:
-        """Per pasted plan, the answers typed for its questions."""
-        typed = self.example_values.answers()
-        out: list[dict[str, str | None]] = [{} for _ in self.pasted or []]
-        for ex in self.examples:
-            out[ex.plan][ex.question.key] = typed.get(ex.id) or None
         return out
 
 
@@ -1388,160 +841,3 @@ async def save_entry(window: Any, old_name: str | None, entry: Any, settings: di
         if row is not None and row.state in ("ready", "connecting", "installing"):
             await controller.reconnect_server(entry.name)
     return True
-
-
-async def import_plans(window: Any, plans: list[Any], answers: list[dict[str, str | None]]) -> None:
-    """Add the servers of a pasted snippet, each with its answers (keys to the keychain in a
-    worker thread); what was added and what was not is reported as for a file."""
-    from app.config.importing import add_applied
-    from app.install.plan import apply
-
-    controller = window.controller
-    applied = [(p.title or p.name, apply(p, a)) for p, a in zip(plans, answers, strict=True)]
-    try:
-        result = await asyncio.to_thread(add_applied, controller.store, controller.secrets, applied)
-    except Exception as exc:
-        await inform(
-            window,
-            QCoreApplication.translate("ServerImport", "Import failed"),
-            QCoreApplication.translate("ServerImport", "Nothing was imported:") + f"\n\n{exc}",
-            icon=QMessageBox.Icon.Critical,
-        )
-        return
-    await _imported(window, result)
-
-
-async def import_servers(window: Any, source: str) -> None:
-    """Import from Claude Desktop / Cursor / VS Code (their usual files) or a chosen file."""
-    from app.config.locations import known_import_sources
-
-    if source == "file":
-        # Not the static getOpenFileName: that runs exec(), a nested loop inside this coroutine.
-        chooser = QFileDialog(
-            window, "Import servers from", str(Path.home()), "JSON files (*.json *.jsonc);;All files (*)"
-        )
-        chooser.setFileMode(QFileDialog.FileMode.ExistingFile)
-        window.file_dialog = chooser  # tests reach it here
-        try:
-            accepted = await run_dialog(chooser) == QDialog.DialogCode.Accepted.value
-            files = chooser.selectedFiles()
-        finally:
-            window.file_dialog = None
-            chooser.deleteLater()
-        if accepted and files:
-            await _import_file(window, Path(files[0]), "auto")
-        return
-    found = [s for s in known_import_sources() if s.format == source and s.exists]
-    if not found:
-        names = {"claude": "Claude Desktop", "cursor": "Cursor", "vscode": "VS Code"}
-        await inform(
-            window,
-            "Nothing to import",
-            f"No {names.get(source, source)} configuration was found on this computer.",
-        )
-        return
-    await _import_file(window, found[0].path, found[0].format)
-
-
-async def _import_file(window: Any, path: Path, fmt: Any) -> None:
-    from app.config.importing import import_into
-    from app.secrets.resolve import extract_secrets
-
-    controller = window.controller
-    loop = asyncio.get_running_loop()
-
-    def ask_input(spec: Any) -> str | None:
-        # Called in the worker thread: ask on the GUI thread and wait for the answer.
-        fut = asyncio.run_coroutine_threadsafe(_ask_input(window, spec), loop)
-        return fut.result()
-
-    def extract(entry: Any, *, detect: bool, taken: set[str]) -> dict[str, str]:
-        return extract_secrets(entry, detect=detect, taken=taken)
-
-    try:
-        result = await asyncio.to_thread(
-            import_into, controller.store, controller.secrets, path, fmt, ask=ask_input, extract=extract
-        )
-    except Exception as exc:
-        await inform(
-            window,
-            "Import failed",
-            f"Nothing was imported from {path}:\n\n{exc}",
-            icon=QMessageBox.Icon.Critical,
-        )
-        return
-    await _imported(window, result)
-
-
-async def _imported(window: Any, result: Any) -> None:
-    controller = window.controller
-    controller.servers_changed.emit()
-    added = ", ".join(new for _, new in result.added) or "no servers"
-    secrets = len(result.secret_names)
-    msg = f"Imported {added}." + (f" {secrets} secret(s) moved to the keychain." if secrets else "")
-    if result.warnings:
-        msg += "\n\n" + "\n".join(result.warnings)
-    window.statusBar().showMessage(visible_line(msg.splitlines()[0]), 10000)
-    if result.added:
-        window.servers.select(result.added[0][1])
-    if result.skipped:
-        await _report_skipped(window, result)
-
-
-async def _report_skipped(window: Any, result: Any) -> None:
-    """Servers left out of an import (their keys had nowhere to go): each with its reason."""
-    from app.secrets.backend import HELP_DOC
-
-    tr = QCoreApplication.translate
-    lines = [f"{s.original_name}: {s.reason}" for s in result.skipped]
-    text = (
-        tr("ServerImport", "Imported %1 server(s); %2 could not be imported:")
-        .replace("%1", str(len(result.added)))
-        .replace("%2", str(len(result.skipped)))
-    )
-    forward = ""
-    if any(s.needs_keychain for s in result.skipped):
-        forward = tr(
-            "ServerImport", "Set up a keychain (see %1) and add them again; the others are imported."
-        ).replace("%1", HELP_DOC)
-    await inform(
-        window,
-        tr("ServerImport", "Some servers were not imported"),
-        text + "\n" + "\n".join(lines),
-        informative=forward,
-        icon=QMessageBox.Icon.Warning,
-    )
-
-
-async def _ask_input(window: Any, spec: Any) -> str | None:
-    d = QInputDialog(window)
-    d.setWindowTitle("Value needed for import")
-    d.setLabelText(spec.description or spec.id)
-    plain_labels(d)  # the description comes from the imported file: never rendered as HTML
-    d.setTextEchoMode(QLineEdit.EchoMode.Password if spec.password else QLineEdit.EchoMode.Normal)
-    code = await run_dialog(d)
-    value = d.textValue() if code == QDialog.DialogCode.Accepted.value else None
-    d.deleteLater()
-    return value
-
-
-def export_servers(window: Any) -> None:
-    """Save the list in Claude Desktop or VS Code format (secrets stay references)."""
-    from app.config.atomic import atomic_write
-    from app.config.exporting import export_claude, export_vscode
-
-    path, chosen = QFileDialog.getSaveFileName(
-        window,
-        "Export servers",
-        str(Path.home() / "mcp-servers.json"),
-        "Claude Desktop / Cursor (*.json);;VS Code mcp.json (*.json)",
-    )
-    if not path:
-        return
-    data, warnings = (export_vscode if chosen.startswith("VS Code") else export_claude)(
-        window.controller.store
-    )
-    atomic_write(Path(path), (json.dumps(data, indent=2) + "\n").encode("utf-8"), backup=False)
-    window.statusBar().showMessage(
-        f"Exported to {path}" + (f" ({'; '.join(warnings)})" if warnings else ""), 10000
-    )

@@ -16,6 +16,7 @@ from PySide6.QtCore import QCoreApplication, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
+from app.ui.dialog_style import with_icon
 from app.ui.safe_text import plain_label
 
 if TYPE_CHECKING:
@@ -79,11 +80,13 @@ def status_text(status: AuthStatus, now: float | None = None) -> str:
     if status.expires_at is not None:
         until = until_text(status.expires_at, now)
         if account:
-            return _tr("signed in as {account} · until {time}").format(account=account, time=until)
-        return _tr("signed in · until {time}").format(time=until)
+            return QCoreApplication.translate("SignIn", "signed in as {account} · until {time}").format(
+                account=account, time=until
+            )
+        return QCoreApplication.translate("SignIn", "signed in · until {time}").format(time=until)
     if account:
-        return _tr("signed in as {account}").format(account=account)
-    return _tr("signed in")
+        return QCoreApplication.translate("SignIn", "signed in as {account}").format(account=account)
+    return QCoreApplication.translate("SignIn", "signed in")
 
 
 class SignInBox(QFrame):
@@ -124,10 +127,12 @@ class SignInBox(QFrame):
         lay.addWidget(self.detail)
         row = QHBoxLayout()
         self.sign_in_button = QPushButton(self.tr("Sign in"))
+        with_icon(self.sign_in_button, "sign-in")
         self.sign_in_button.setObjectName("signInButton")
         self.sign_in_button.setDefault(True)
         self.sign_in_button.clicked.connect(lambda: self.sign_in_clicked.emit(self.server))
         self.copy_button = QPushButton(self.tr("Copy link"))
+        with_icon(self.copy_button, "copy")
         self.copy_button.setObjectName("copyLinkButton")
         self.copy_button.setToolTip(self.tr("Copy the sign-in address, to open it in another browser"))
         self.copy_button.clicked.connect(self._copy)
@@ -184,10 +189,7 @@ class SignInBox(QFrame):
         self.server, self.mode, self.url = server, self.WAITING, url
         self.headline.setText(self.tr("Waiting for you to sign in in your browser…"))
         self.detail.setText(
-            self.tr(
-                "If no browser opened, copy the link and open it yourself. "
-                "Cancel stops waiting."
-            )
+            self.tr("If no browser opened, copy the link and open it yourself. Cancel stops waiting.")
         )
         self.detail.show()
         self._buttons(self.copy_button, self.cancel_button)

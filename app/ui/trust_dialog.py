@@ -15,8 +15,8 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QObject, Signal
-from PySide6.QtGui import QFontDatabase, QPalette, QShowEvent, QTextOption
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Signal
+from PySide6.QtGui import QFontDatabase, QShowEvent, QTextOption
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -27,9 +27,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.async_dialogs import run_dialog
+from app.ui.async_dialogs import keyboard_rule, run_dialog
+from app.ui.dialog_style import keep_styled, label_colour
 from app.ui.elide import PREVIEW_CHARS, preview
 from app.ui.safe_text import plain_label, visible, visible_line
+from app.ui.theme import notice_style
 
 if TYPE_CHECKING:
     from app.config.trust import Risk, TrustRequest
@@ -48,24 +50,41 @@ def risk_text(risk: Risk) -> str:
     """One risk in the person's words (translated); `risk.message` is the core's English."""
     from app.config import trust
 
-    words = {
-        trust.ADMIN: "“{0}” runs the program with administrator rights: it can change anything on "
-        "this computer.",
-        trust.SHELL_SCRIPT: "“{0}” runs a shell command written into the command line: whatever it "
-        "says is run.",
-        trust.HIDDEN_SCRIPT: "“{0}” runs an encoded script that cannot be read here.",
-        trust.PIPE_TO_SHELL: "“{0}” sends text into a shell, which runs whatever it receives.",
-        trust.DOWNLOAD_PIPE_SHELL: "“{0}” downloads a script from the internet and runs it at once: "
-        "what runs can change at any time without you seeing it.",
-        trust.DOWNLOAD_RUN: "“{0}” downloads a program from the internet and runs it.",
-        trust.TEMP_FOLDER: "“{0}” is in a temporary folder: other programs on this computer can put "
-        "files there.",
-        trust.WORLD_WRITABLE: "“{0}” is in a folder anyone on this computer can change ({1}).",
+    words: dict[str, object] = {
+        trust.ADMIN: QT_TRANSLATE_NOOP(
+            "TrustDialog",
+            "“{0}” runs the program with administrator rights: it can change anything on this computer.",
+        ),
+        trust.SHELL_SCRIPT: QT_TRANSLATE_NOOP(
+            "TrustDialog",
+            "“{0}” runs a shell command written into the command line: whatever it says is run.",
+        ),
+        trust.HIDDEN_SCRIPT: QT_TRANSLATE_NOOP(
+            "TrustDialog", "“{0}” runs an encoded script that cannot be read here."
+        ),
+        trust.PIPE_TO_SHELL: QT_TRANSLATE_NOOP(
+            "TrustDialog", "“{0}” sends text into a shell, which runs whatever it receives."
+        ),
+        trust.DOWNLOAD_PIPE_SHELL: QT_TRANSLATE_NOOP(
+            "TrustDialog",
+            "“{0}” downloads a script from the internet and runs it at once: "
+            "what runs can change at any time without you seeing it.",
+        ),
+        trust.DOWNLOAD_RUN: QT_TRANSLATE_NOOP(
+            "TrustDialog", "“{0}” downloads a program from the internet and runs it."
+        ),
+        trust.TEMP_FOLDER: QT_TRANSLATE_NOOP(
+            "TrustDialog",
+            "“{0}” is in a temporary folder: other programs on this computer can put files there.",
+        ),
+        trust.WORLD_WRITABLE: QT_TRANSLATE_NOOP(
+            "TrustDialog", "“{0}” is in a folder anyone on this computer can change ({1})."
+        ),
     }
     template = words.get(risk.kind)
     if template is None:
         return risk.message
-    return _tr(template).format(risk.subject, risk.detail)
+    return _tr(str(template)).format(risk.subject, risk.detail)
 
 
 def _redact(args: Sequence[str]) -> list[str]:
@@ -82,11 +101,11 @@ class TrustDialog(QDialog):
         self.request = request
         launch = request.launch
         self.setObjectName("trustDialog")
-        self.setWindowTitle(_tr("Allow this program to run?"))
+        self.setWindowTitle(QCoreApplication.translate("TrustDialog", "Allow this program to run?"))
         self.setMinimumWidth(600)
         layout = QVBoxLayout(self)
 
-        heading = plain_label(_tr("Allow this program to run?"))
+        heading = plain_label(QCoreApplication.translate("TrustDialog", "Allow this program to run?"))
         font = heading.font()
         font.setBold(True)
         font.setPointSizeF(font.pointSizeF() * 1.25)
@@ -94,9 +113,10 @@ class TrustDialog(QDialog):
         layout.addWidget(heading)
         layout.addWidget(
             plain_label(
-                _tr(
+                QCoreApplication.translate(
+                    "TrustDialog",
                     "The server “{0}” runs on this computer, with your permissions. MCP Desk asks "
-                    "before its first start and whenever what it runs changes. It will run:"
+                    "before its first start and whenever what it runs changes. It will run:",
                 ).format(visible_line(request.server))
             )
         )
@@ -111,9 +131,9 @@ class TrustDialog(QDialog):
         command_line = visible(launch.command_line(_redact))
         shown, cut = preview(command_line)
         if cut:
-            shown += "\n" + _tr("… and %1 more characters not shown").replace(
-                "%1", str(len(command_line) - PREVIEW_CHARS)
-            )
+            shown += "\n" + QCoreApplication.translate(
+                "TrustDialog", "… and %1 more characters not shown"
+            ).replace("%1", str(len(command_line) - PREVIEW_CHARS))
         self.command_view.setPlainText(shown)
         lines = min(6, 1 + len(self.command_view.toPlainText()) // 70)
         metrics = self.command_view.fontMetrics()
@@ -123,21 +143,37 @@ class TrustDialog(QDialog):
         details: list[str] = []
         program = launch.program()
         if program is None:
-            details.append(_tr("Program: “{0}” is not found on this computer yet.").format(launch.command))
+            details.append(
+                QCoreApplication.translate(
+                    "TrustDialog", "Program: “{0}” is not found on this computer yet."
+                ).format(launch.command)
+            )
         elif program != launch.command:
-            details.append(_tr("Program: {0}").format(program))
+            details.append(QCoreApplication.translate("TrustDialog", "Program: {0}").format(program))
         if launch.cwd:
-            details.append(_tr("Working folder: {0}").format(launch.cwd))
+            details.append(
+                QCoreApplication.translate("TrustDialog", "Working folder: {0}").format(launch.cwd)
+            )
         else:
-            details.append(_tr("Working folder: not set (MCP Desk's own)"))
+            details.append(
+                QCoreApplication.translate("TrustDialog", "Working folder: not set (MCP Desk's own)")
+            )
         if launch.env_names:
             names = [
-                _tr("{0} (a key from your computer's keychain)").format(n) if n in launch.secret_env else n
+                QCoreApplication.translate("TrustDialog", "{0} (a key from your computer's keychain)").format(
+                    n
+                )
+                if n in launch.secret_env
+                else n
                 for n in launch.env_names
             ]
-            details.append(_tr("Environment variables: {0}").format(", ".join(names)))
+            details.append(
+                QCoreApplication.translate("TrustDialog", "Environment variables: {0}").format(
+                    ", ".join(names)
+                )
+            )
         else:
-            details.append(_tr("Environment variables: none"))
+            details.append(QCoreApplication.translate("TrustDialog", "Environment variables: none"))
         self.details = plain_label("\n".join(details))
         self.details.setObjectName("trustDetails")
         layout.addWidget(self.details)
@@ -146,15 +182,12 @@ class TrustDialog(QDialog):
         self.risks.setObjectName("trustRisks")
         risk_layout = QVBoxLayout(self.risks)
         if request.risks:
-            dark = self.palette().color(QPalette.ColorRole.Window).lightness() < 128
-            background, border, text = (
-                ("#4a3410", "#b7791f", "#ffe3b8") if dark else ("#fff4e5", "#f0b35b", "#5f3700")
+            keep_styled(
+                self.risks, lambda: notice_style("warning", "QFrame#trustRisks") + label_colour("warning")
             )
-            self.risks.setStyleSheet(
-                f"QFrame#trustRisks {{ background: {background}; border: 1px solid {border};"
-                f" border-radius: 4px; }} QLabel {{ color: {text}; }}"
+            title = plain_label(
+                QCoreApplication.translate("TrustDialog", "Look carefully before you allow it:")
             )
-            title = plain_label(_tr("Look carefully before you allow it:"))
             bold = title.font()
             bold.setBold(True)
             title.setFont(bold)
@@ -167,26 +200,27 @@ class TrustDialog(QDialog):
             risk_layout.setContentsMargins(0, 0, 0, 0)
             risk_layout.addWidget(
                 plain_label(
-                    _tr(
+                    QCoreApplication.translate(
+                        "TrustDialog",
                         "Nothing unusual was found in this command. Allow it only if you trust "
-                        "where it came from."
+                        "where it came from.",
                     )
                 )
             )
         layout.addWidget(self.risks)
 
         if request.waiting:
-            more = plain_label(_tr("{0} more server(s) will ask after this one.").format(request.waiting))
+            more = plain_label(self.tr("%n more server(s) will ask after this one.", "", request.waiting))
             more.setObjectName("trustWaiting")
             layout.addWidget(more)
 
         layout.addStretch(1)  # any extra height below the text, not between its lines
         buttons = QDialogButtonBox()
         self.allow_button: QPushButton = buttons.addButton(
-            _tr("Allow"), QDialogButtonBox.ButtonRole.AcceptRole
+            QCoreApplication.translate("TrustDialog", "Allow"), QDialogButtonBox.ButtonRole.AcceptRole
         )
         self.dont_run_button: QPushButton = buttons.addButton(
-            _tr("Don't run"), QDialogButtonBox.ButtonRole.RejectRole
+            QCoreApplication.translate("TrustDialog", "Don't run"), QDialogButtonBox.ButtonRole.RejectRole
         )
         self.allow_button.setObjectName("trustAllow")
         self.dont_run_button.setObjectName("trustDontRun")
@@ -196,6 +230,8 @@ class TrustDialog(QDialog):
         # Enter by habit must not run a risky command.
         self._default = self.dont_run_button if request.risks else self.allow_button
         self._default.setDefault(True)
+        # Ctrl+Enter presses the default button: never "Allow" by habit for a risky command.
+        keyboard_rule(self, main=self._default.click)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)

@@ -39,7 +39,7 @@ def test_diagnose_lists_the_doctors_steps(qtbot: Any, aloop: Any, config_dir: Pa
         assert titles["find the command 'sh'"].status == "ok"
         noise = titles["stdout carries only protocol messages"]
         assert noise.status == "fail" and any("Hello" in line for line in noise.details)
-        assert d.tree.topLevelItemCount() == len(d.steps)  # every step is shown
+        assert d.step_count() == len(d.steps)  # every step is shown
         d.close_button.click()
         qtbot.waitUntil(lambda: window.diagnose_dialog is None)
 

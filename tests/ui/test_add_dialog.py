@@ -161,14 +161,16 @@ def test_one_column_of_labels_and_no_gap_for_a_url(qtbot: Any, desk: Any) -> Non
     def left(widget: Any) -> int:
         return int(widget.mapTo(d, QPoint(0, 0)).x())
 
+    d.advanced.set_expanded(True)  # the advanced fields share the column too
+    QApplication.processEvents()
     assert left(d.name) == left(d.command) == left(d.timeout) == left(d.mode)
     d.transport.setCurrentIndex(d.transport.findData("http"))
     QApplication.processEvents()
     assert left(d.name) == left(d.url) == left(d.timeout)
     assert not d.command.isVisible() and d.url.isVisible()
-    # Call timeout follows the sign-in part directly: nothing of the local program's height is left.
+    # "Enabled" follows the sign-in part directly: nothing of the local program's height is left.
     oauth = d.oauth.parentWidget()
     oauth_bottom = oauth.mapTo(d, QPoint(0, oauth.height())).y()
-    gap = d.timeout.mapTo(d, QPoint(0, 0)).y() - oauth_bottom
+    gap = d.enabled.mapTo(d, QPoint(0, 0)).y() - oauth_bottom
     assert 0 <= gap <= 3 * max(d.form.verticalSpacing(), 6), gap
     d.reject()

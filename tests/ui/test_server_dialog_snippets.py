@@ -10,7 +10,12 @@ from typing import Any
 
 import pytest
 
+from app.ui.theme import colours
+
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support")
+
+# An example value to replace is shown in the theme's warning colours (light or dark).
+EXAMPLE = colours("warning")[0]
 
 BRAVE = """
 # Claude Desktop
@@ -57,10 +62,10 @@ def test_pasted_example_key_is_asked_and_saved_in_the_keychain(
     # The question: highlighted, masked (it is a key), with the example as its hint.
     assert d.example_values.isVisible()
     field = d.example_values.fields["BRAVE_API_KEY"]
-    assert field.echoMode() == field.EchoMode.Password and "#fff3c4" in field.styleSheet()
+    assert field.echoMode() == field.EchoMode.Password and EXAMPLE in field.styleSheet()
     # The env row shows the example where it was, highlighted and not editable there.
     _name, value, secret, _ = d.env.rows[0]
-    assert value.text() == "YOUR_API_KEY_HERE" and value.isReadOnly() and "#fff3c4" in value.styleSheet()
+    assert value.text() == "YOUR_API_KEY_HERE" and value.isReadOnly() and EXAMPLE in value.styleSheet()
     assert value.echoMode() == value.EchoMode.Normal and secret.isChecked()
 
     # Save without answering: the dialog stays, says what to do, and focuses the question.
@@ -92,7 +97,7 @@ def test_pasted_example_folder_and_header_token(
     assert d.apply_snippet(snippet[1:-1]) == 1
     # The argument holding the example is coloured and named.
     item = d.args.item(2)
-    assert item.text() == "/path/to/allowed/dir" and item.background().color().name() == "#fff3c4"
+    assert item.text() == "/path/to/allowed/dir" and item.background().color().name() == EXAMPLE
     (key,) = d.example_values.fields
     qtbot.keyClicks(d.example_values.fields[key], str(tmp_path))
     save(qtbot, desk, d)
