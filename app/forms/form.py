@@ -40,7 +40,7 @@ _TYPE_NAMES = {
     "boolean": "yes or no",
     "object": "an object",
     "array": "a list",
-    "null": "empty (null)",
+    "null": "empty",
 }
 
 

@@ -81,8 +81,22 @@ TYPE_TITLES = {
     "boolean": "Yes/no",
     "object": "Object",
     "array": "List",
-    "null": "Nothing (null)",
+    "null": "Nothing",
 }
+
+FORMAT_TITLES = {
+    "date": "date",
+    "date-time": "date and time",
+    "time": "time",
+    "email": "e-mail address",
+    "idn-email": "e-mail address",
+    "uri": "web address",
+    "url": "web address",
+    "iri": "web address",
+    "uuid": "id",
+    "password": "password",
+}
+"""Words for a `format` in an alternative's title ("Text (date)"); other format names are not shown."""
 
 # --- variants ----------------------------------------------------------------------------------------
 
@@ -587,8 +601,8 @@ def _variant_title(
             inner = branch["items"].get("type")
             if isinstance(inner, str) and inner in TYPE_TITLES:
                 return f"List of {TYPE_TITLES[inner].lower()}"
-        if isinstance(branch.get("format"), str):
-            return f"{title} ({branch['format']})"
+        if isinstance(branch.get("format"), str) and branch["format"] in FORMAT_TITLES:
+            return f"{title} ({FORMAT_TITLES[branch['format']]})"
         return title
     if _union_key(branch):
         return f"One of {len(branch[_union_key(branch) or ''])} kinds"

@@ -8,6 +8,7 @@ found by field kind in `EDITORS`; `register_editor("kind")` adds or replaces one
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -117,6 +118,20 @@ class EditorMixin:
     def set_enabled_for_value(self, enabled: bool) -> None:
         if isinstance(self, QWidget):
             self.setEnabled(enabled)
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:
+    """Marks `text` for translation in `context` where it is defined; typed `str` (PySide6's is
+    `object`). Translate it where it is shown: `QCoreApplication.translate(context, text)`."""
+    return text
+
+
+_PLACEHOLDER = re.compile(r"%([1-9])")
+
+
+def fill(template: str, *values: str) -> str:
+    """`template` with `%1`, `%2`... replaced by `values` in one pass (a value's own "%2" stays)."""
+    return _PLACEHOLDER.sub(lambda m: values[int(m[1]) - 1] if int(m[1]) <= len(values) else m[0], template)
 
 
 # --- plain-text labels -------------------------------------------------------------------------------

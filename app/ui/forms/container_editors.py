@@ -23,11 +23,29 @@ from app.forms.registry import build_field
 from app.forms.values import MISSING, json_equal
 from app.ui.forms.base import EditorMixin, FormEnv, hbox, plain_label, register_editor, vbox
 from app.ui.forms.row import FieldRow
-from app.ui.forms.scalar_editors import _NoWheelCombo
+from app.ui.forms.scalar_editors import _NoWheelCombo, choice_label
 from app.ui.safe_text import visible_line
 from app.ui.widgets import tool_button
 
 logger = logging.getLogger(__name__)
+
+
+def _count_hint(widget: QWidget, least: int | None, most: int | None) -> str:
+    """ "Choose at least 1 and at most 3", with the plural forms of the language."""
+    parts = []
+    if least:
+        parts.append(QCoreApplication.translate("ListEditor", "at least %n", "", least))
+    if most is not None:
+        parts.append(QCoreApplication.translate("ListEditor", "at most %n", "", most))
+    if not parts:
+        return ""
+    if len(parts) == 1:
+        return QCoreApplication.translate("ListEditor", "Choose %1").replace("%1", parts[0])
+    return (
+        QCoreApplication.translate("ListEditor", "Choose %1 and %2")
+        .replace("%1", parts[0])
+        .replace("%2", parts[1])
+    )
 
 
 def _indent(widget: QWidget) -> None:
@@ -38,13 +56,13 @@ def _indent(widget: QWidget) -> None:
 class _Entries(QWidget):
     """Rows with "move up / move down / remove" buttons and an "Add" button: shared by lists and maps."""
 
-    def __init__(self, owner: str, add_text: str, parent: QWidget | None = None) -> None:
+    def __init__(self, owner: str, add_text: str, add_name: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.owner = owner
         self._layout = vbox(self, 4)
         self.entries: list[QWidget] = []
         self.add_button = QPushButton(add_text, self)
-        self.add_button.setAccessibleName(f"{add_text} to {owner}")
+        self.add_button.setAccessibleName(add_name)
         self.add_button.setAutoDefault(False)
         line = hbox(None)
         line.addWidget(self.add_button)
@@ -111,7 +129,7 @@ class ObjectEditor(QFrame, EditorMixin):
         self._build_rows(FIRST_ROWS)
         self.map: MapEditor | None = None
         if field.additional_field is not None:
-            self._make_map(field.additional_field, "Other properties")
+            self._make_map(field.additional_field)
         self.empty_note: QLabel | None = None
         if not field.properties and field.additional_field is None:
             # The arguments themselves: a tool that takes nothing. Say so, so nobody looks for a field.
@@ -156,8 +174,11 @@ class ObjectEditor(QFrame, EditorMixin):
             return self._pending[name]
         return prop.initial_value() if prop.required else MISSING
 
-    def _make_map(self, value_field: Field, title: str) -> MapEditor:
+    def _make_map(self, value_field: Field) -> MapEditor:
         if self.map is None:
+            # Named fields above, free entries (name and value) below: "More entries", never the
+            # schema's "additional properties".
+            title = self.tr("More entries") if self.field.properties else ""
             self.map = MapEditor(
                 value_field, self.env, self, owner=self.row_label(), path=self.path, title=title
             )
@@ -190,7 +211,7 @@ class ObjectEditor(QFrame, EditorMixin):
         extra = {k: v for k, v in value.items() if k not in self._names}
         if extra and self.map is None:
             # Keys the schema does not name are kept and shown, never dropped.
-            self._make_map(build_field(self.env.form.context, {}, None, True, self.path), "Other properties")
+            self._make_map(build_field(self.env.form.context, {}, None, True, self.path))
         if self.map is not None:
             self.map.set_items(extra)
 
@@ -251,9 +272,13 @@ class MapEditor(QWidget):
         self.value_field, self.env, self.owner, self.path = value_field, env, owner, path
         self.on_changed: Callable[[], None] = lambda: None
         layout = vbox(self, 4)
-        heading = plain_label(title, self)
-        layout.addWidget(heading)
-        self.entries = _Entries(owner, "Add entry", self)
+        if title:
+            heading = plain_label(title, self)
+            heading.setObjectName("formMoreEntries")
+            layout.addWidget(heading)
+        self.entries = _Entries(
+            owner, self.tr("Add an entry"), self.tr("Add an entry to %1").replace("%1", owner), self
+        )
         self.entries.add_button.clicked.connect(self._on_add)
         layout.addWidget(self.entries)
         self._keys: dict[QWidget, QLineEdit] = {}
@@ -264,22 +289,24 @@ class MapEditor(QWidget):
         entry = QWidget(self.entries)
         line = hbox(entry, 4)
         key_edit = QLineEdit(entry)
-        key_edit.setPlaceholderText("name")
+        key_edit.setPlaceholderText(self.tr("name"))
         key_edit.setText(key)
-        key_edit.setAccessibleName(f"Name of entry in {self.owner}")
+        key_edit.setAccessibleName(self.tr("Name of an entry in %1").replace("%1", self.owner))
         key_edit.setMaximumWidth(220)
         key_edit.textEdited.connect(self._on_key_edited)
         row = self.env.make_row(
             self.value_field,
             entry,
             path=(*self.path, key),
-            label=f"Value of {key or 'entry'}",
+            label=self.tr("Value of %1").replace("%1", key) if key else self.tr("Value of the entry"),
             show_header=self.value_field.kind in ("object", "array", "variants"),
         )
         row.set_value(value)
         row.on_changed = lambda: self.on_changed()
-        remove = tool_button("✕", entry, tip="Remove this entry", auto_raise=True)
-        remove.setAccessibleName(f"Remove entry {key} from {self.owner}")
+        remove = tool_button("✕", entry, tip=self.tr("Remove this entry"), auto_raise=True)
+        remove.setAccessibleName(
+            self.tr("Remove entry %1 from %2").replace("%2", self.owner).replace("%1", key)
+        )
         remove.clicked.connect(lambda: self._on_remove(entry))
         line.addWidget(key_edit, 0, Qt.AlignmentFlag.AlignTop)
         line.addWidget(row, 1)
@@ -371,18 +398,14 @@ class ArrayEditor(QWidget, EditorMixin):
         _indent(self)
         layout = vbox(self, 4)
         self.owner = field.label
-        self.entries = _Entries(self.owner, "Add item", self)
+        self.entries = _Entries(self.owner, self.tr("Add item"), self._add_name(self.owner), self)
         self.entries.add_button.clicked.connect(self._on_add)
         layout.addWidget(self.entries)
         self._rows: dict[QWidget, FieldRow] = {}
         self._buttons: dict[QWidget, list[QToolButton]] = {}
-        if field.max_items is not None or field.min_items is not None:
-            bounds = []
-            if field.min_items:
-                bounds.append(f"at least {field.min_items}")
-            if field.max_items is not None:
-                bounds.append(f"at most {field.max_items}")
-            self.entries.add_button.setToolTip("Items: " + ", ".join(bounds))
+        tip = _count_hint(self, field.min_items, field.max_items)
+        if tip:
+            self.entries.add_button.setToolTip(tip)
 
     def _item_is_container(self) -> bool:
         return self.field.item_field.kind in ("object", "array", "variants")
@@ -404,9 +427,9 @@ class ArrayEditor(QWidget, EditorMixin):
         line.addWidget(row, 1)
         buttons = []
         for text, tip, handler in (
-            ("↑", "Move up", lambda: self._on_move(entry, -1)),
-            ("↓", "Move down", lambda: self._on_move(entry, 1)),
-            ("✕", "Remove", lambda: self._on_remove(entry)),
+            ("↑", self.tr("Move up"), lambda: self._on_move(entry, -1)),
+            ("↓", self.tr("Move down"), lambda: self._on_move(entry, 1)),
+            ("✕", self.tr("Remove"), lambda: self._on_remove(entry)),
         ):
             button = tool_button(text, entry, tip=tip, auto_raise=True)
             button.clicked.connect(handler)
@@ -419,7 +442,10 @@ class ArrayEditor(QWidget, EditorMixin):
         return entry
 
     def _label(self, index: int) -> str:
-        return f"{self.owner} item {index + 1}"
+        return self.tr("%1 item %2").replace("%1", self.owner).replace("%2", str(index + 1))
+
+    def _add_name(self, owner: str) -> str:
+        return self.tr("Add an item to %1").replace("%1", owner)
 
     def _renumber(self) -> None:
         count = len(self.entries.entries)
@@ -429,9 +455,9 @@ class ArrayEditor(QWidget, EditorMixin):
             label = self._label(index)
             row.set_label(label)
             up, down, remove = self._buttons[entry]
-            up.setAccessibleName(f"Move {label} up")
-            down.setAccessibleName(f"Move {label} down")
-            remove.setAccessibleName(f"Remove {label}")
+            up.setAccessibleName(self.tr("Move %1 up").replace("%1", label))
+            down.setAccessibleName(self.tr("Move %1 down").replace("%1", label))
+            remove.setAccessibleName(self.tr("Remove %1").replace("%1", label))
             up.setEnabled(index > 0)
             down.setEnabled(index < count - 1)
         full = self.field.max_items is not None and count >= self.field.max_items
@@ -487,7 +513,7 @@ class ArrayEditor(QWidget, EditorMixin):
         self.setAccessibleName(name)
         if self.owner != name:
             self.owner = name
-            self.entries.add_button.setAccessibleName(f"Add item to {name}")
+            self.entries.add_button.setAccessibleName(self._add_name(name))
             self._renumber()
 
     def focus_chain(self) -> list[QWidget]:
@@ -519,7 +545,7 @@ class MultiChoiceEditor(QListWidget, EditorMixin):
         self._quiet = False
         self.setUniformItemSizes(True)
         for choice in field.choices:
-            item = QListWidgetItem(visible_line(choice.label), self)
+            item = QListWidgetItem(visible_line(choice_label(choice)), self)
             item.setFlags(
                 Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
             )
@@ -529,13 +555,9 @@ class MultiChoiceEditor(QListWidget, EditorMixin):
             self.sizeHintForRow(0) * rows + 2 * self.frameWidth() + 4 if field.choices else 40
         )
         self.itemChanged.connect(self._on_item_changed)
-        bounds = []
-        if field.min_items:
-            bounds.append(f"at least {field.min_items}")
-        if field.max_items is not None:
-            bounds.append(f"at most {field.max_items}")
-        if bounds:
-            self.setToolTip("Choose " + " and ".join(bounds))
+        tip = _count_hint(self, field.min_items, field.max_items)
+        if tip:
+            self.setToolTip(tip)
 
     @Slot(QListWidgetItem)
     def _on_item_changed(self, _item: QListWidgetItem) -> None:
@@ -584,7 +606,7 @@ class VariantEditor(QWidget, EditorMixin):
         self.path = parent.path if isinstance(parent, FieldRow) else field.path
         layout = vbox(self, 4)
         line = hbox(None)
-        self.kind_label = plain_label("Kind:", self, wrap=False)
+        self.kind_label = plain_label(self.tr("Kind:"), self, wrap=False)
         self.picker = _NoWheelCombo(self)
         self.picker.addItems([visible_line(v.title) for v in field.variants])
         self.picker.setMaxVisibleItems(20)
@@ -672,7 +694,7 @@ class VariantEditor(QWidget, EditorMixin):
 
     def set_access_name(self, name: str) -> None:
         self.setAccessibleName(name)
-        self.picker.setAccessibleName(f"Kind of {name}")
+        self.picker.setAccessibleName(self.tr("Kind of %1").replace("%1", name))
 
     def focus_chain(self) -> list[QWidget]:
         chain: list[QWidget] = [self.picker]

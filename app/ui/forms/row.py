@@ -1,7 +1,8 @@
-"""`FieldRow`: one field with its label, required mark, help, null toggle, clear button and error text.
+"""`FieldRow`: one field with its label, required mark, help, "Not set" toggle, clear button and error text.
 
 The row, not the editor, knows whether the field is *set*: an optional field the user never touched is
-left out of the arguments, while an explicit `null` or an empty string put there on purpose are kept.
+left out of the arguments, while "Not set" (an explicit `null`) or an empty string put there on purpose
+are kept.
 A value the editor cannot show exactly (found by reading it back) is shown as JSON instead, so nothing
 is ever lost or silently changed.
 """
@@ -76,7 +77,7 @@ class FieldRow(QWidget):
                 self.toggle.setText(visible_line(text))  # a schema title: the server's words
                 self.toggle.setAutoRaise(True)
                 self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-                self.toggle.setAccessibleName(f"Show or hide {self.label_text}")
+                self.toggle.setAccessibleName(self.tr("Show or hide %1").replace("%1", self.label_text))
                 font = self.toggle.font()
                 font.setBold(True)
                 self.toggle.setFont(font)
@@ -90,11 +91,14 @@ class FieldRow(QWidget):
             if self.title is None:
                 self._header.addStretch(1)
             if field.nullable:
+                # "Not set" in words (never "null"); the protocol word only in the tooltip.
                 self._null = QToolButton(self)
-                self._null.setText("null")
+                self._null.setText(self.tr("Not set"))
                 self._null.setCheckable(True)
-                self._null.setToolTip("Send an explicit empty value (null) instead of leaving the field out")
-                self._null.setAccessibleName(f"Send null for {self.label_text}")
+                self._null.setToolTip(
+                    self.tr("Send this field as empty (null) instead of leaving it out of the request")
+                )
+                self._null.setAccessibleName(self.tr("%1 is not set").replace("%1", self.label_text))
                 self._null.toggled.connect(self._on_null_toggled)
                 self._header.addWidget(self._null)
         if field.help and show_header:
@@ -245,17 +249,19 @@ class FieldRow(QWidget):
         if self._raw is None:
             box = QWidget(self)
             layout = vbox(box, 2)
-            note = plain_label("The form cannot show this value exactly, so it is shown as JSON.", box)
+            note = plain_label(
+                self.tr("The form cannot show this value exactly, so it is shown as JSON."), box
+            )
             note.setObjectName("formRawNote")
-            back = QPushButton("Use the form", box)
-            back.setAccessibleName(f"Edit {self.label_text} with the form again")
+            back = QPushButton(self.tr("Use the form"), box)
+            back.setAccessibleName(self.tr("Edit %1 with the form again").replace("%1", self.label_text))
             back.clicked.connect(self._back_to_form)
             line = hbox(None)
             line.addWidget(note, 1)
             line.addWidget(back)
             layout.addLayout(line)
             raw = EDITORS["json"](_raw_field(self.field), self.env, box)
-            raw.set_access_name(f"{self.label_text} (JSON)")
+            raw.set_access_name(self.tr("%1 (JSON)").replace("%1", self.label_text))
             raw.notify = self._on_raw_edited
             layout.addWidget(raw)
             index = self._layout.indexOf(self.editor) if self.editor is not None else -1
@@ -288,7 +294,7 @@ class FieldRow(QWidget):
             and not self.field.accepts(value)
             and not (value is None and self.field.nullable)
         ):
-            self.show_errors(["This value does not fit the form; keep editing it as JSON."])
+            self.show_errors([self.tr("This value does not fit the form; keep editing it as JSON.")])
             return
         self.set_value(value)
         self.on_changed()
@@ -340,10 +346,10 @@ class FieldRow(QWidget):
             return
         if self.is_set and self._clear is None:
             self._clear = QToolButton(self)
-            self._clear.setText("Clear")
+            self._clear.setText(self.tr("Clear"))
             self._clear.setAutoRaise(True)
-            self._clear.setToolTip("Leave this field out of the arguments")
-            self._clear.setAccessibleName(f"Clear {self.label_text}")
+            self._clear.setToolTip(self.tr("Leave this field empty"))
+            self._clear.setAccessibleName(self.tr("Clear %1").replace("%1", self.label_text))
             self._clear.clicked.connect(self._on_clear)
             self._header.addWidget(self._clear)
             self.env.structure_changed()
@@ -361,7 +367,7 @@ class FieldRow(QWidget):
             self._error_label = plain_label("", self)
             self._error_label.setObjectName("formError")
             mark_as_error(self._error_label)
-            self._error_label.setAccessibleName(f"Problem with {self.label_text}")
+            self._error_label.setAccessibleName(self.tr("Problem with %1").replace("%1", self.label_text))
             self._layout.addWidget(self._error_label)
         self._error_label.setText("\n".join(dict.fromkeys(messages)))
         self._error_label.show()
@@ -430,13 +436,13 @@ class FieldRow(QWidget):
         self.label_text = label
         if self.toggle is not None:
             self.toggle.setText(visible_line(label))
-            self.toggle.setAccessibleName(f"Show or hide {label}")
+            self.toggle.setAccessibleName(self.tr("Show or hide %1").replace("%1", label))
         if self.title is not None:
             self.title.setText(label)
         if self.editor is not None:
             self.editor.set_access_name(label)
         if self._null is not None:
-            self._null.setAccessibleName(f"Send null for {label}")
+            self._null.setAccessibleName(self.tr("%1 is not set").replace("%1", label))
 
 
 def _nothing() -> None:
