@@ -22,6 +22,7 @@ from app.forms.values import MISSING
 from app.ui.safe_text import PlainLabel, plain_tooltip
 
 if TYPE_CHECKING:
+    from app.ui.forms.completion import Completer
     from app.ui.forms.row import FieldRow
 
 logger = logging.getLogger(__name__)
@@ -49,6 +50,10 @@ class FormEnv:
         """Called when rows appear, move or vanish (the form re-threads the tab order)."""
         self.empty_text = QCoreApplication.translate("FormWidget", "This tool needs no input.")
         """Shown when the arguments have no fields at all (an elicitation form says something else)."""
+        self.completer: Completer | None = None
+        """Suggestions for text fields as the person types (`FormWidget.set_completer`)."""
+        self.developer = False
+        """Developer mode: schema words (types, formats, `$ref` names) in tooltips."""
 
     def make_editor(self, field: Field, parent: QWidget | None) -> Any:
         cls = EDITORS.get(field.kind) or EDITORS["json"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QKeyEvent
@@ -17,6 +17,10 @@ from app.ui.forms import container_editors, scalar_editors  # noqa: F401  (regis
 from app.ui.forms.base import FormEnv, mark_as_error, plain_label, vbox
 from app.ui.forms.json_view import JsonView
 from app.ui.forms.row import FieldRow
+from app.ui.forms.scalar_editors import TextEditor
+
+if TYPE_CHECKING:
+    from app.ui.forms.completion import Completer
 
 logger = logging.getLogger(__name__)
 
@@ -114,6 +118,23 @@ class FormWidget(QWidget):
         self._recheck_shown_errors()
         self._sync_json()
         self.value_changed.emit()
+
+    def set_completer(self, fn: Completer | None) -> None:
+        """Offer suggestions in the text fields as the person types: `fn(field_name, typed)` is awaited
+        (on the running asyncio loop) after each pause in typing, and its newest answer is shown in a
+        popup under the field. Fields built later (groups opened, items added) get it too.
+
+        `field_name` is the field's property name (a prompt argument's name). Secret fields never ask.
+        """
+        self.env.completer = fn
+        for editor in self.findChildren(TextEditor):
+            if fn is None:
+                if editor.suggestions is not None:
+                    editor.suggestions.stop()
+                    editor.suggestions.deleteLater()
+                    editor.suggestions = None
+            else:
+                editor.offer_suggestions()
 
     def finish_building(self) -> None:
         """Build every row now (wide forms build their later rows on the next event-loop turns)."""

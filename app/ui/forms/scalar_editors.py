@@ -8,7 +8,7 @@ import re
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QCoreApplication,
@@ -41,6 +41,9 @@ from app.forms.ids import asks_for_new_id
 from app.forms.values import MISSING, dumps, dumps_for_editing
 from app.ui.forms.base import QT_TRANSLATE_NOOP, EditorMixin, FormEnv, fill, hbox, register_editor
 from app.ui.safe_text import visible_line
+
+if TYPE_CHECKING:
+    from app.ui.forms.completion import Suggestions
 
 FORMAT_HINTS = {
     "date": QT_TRANSLATE_NOOP("TextEditor", "YYYY-MM-DD"),
@@ -184,6 +187,22 @@ class TextEditor(QLineEdit, EditorMixin):
             self.setEchoMode(QLineEdit.EchoMode.Password)
         self.setPlaceholderText(_placeholder(field, _hint(field.kind)))
         self.textEdited.connect(self._edited)
+        self.suggestions: Suggestions | None = None
+        if env.completer is not None:
+            self.offer_suggestions()
+
+    def offer_suggestions(self) -> None:
+        """Show the env's completer's suggestions as the person types (never for a secret: what is
+        typed in a key field is not sent anywhere before Run)."""
+        completer = self.env.completer
+        if completer is None or self.echoMode() != QLineEdit.EchoMode.Normal:
+            return
+        if self.suggestions is None:
+            from app.ui.forms.completion import Suggestions
+
+            self.suggestions = Suggestions(self, self.field.name or "", completer, self.notify)
+        else:
+            self.suggestions.set_completer(completer)
 
     def value(self) -> Any:
         return self.text()
