@@ -139,6 +139,31 @@ def fill(template: str, *values: str) -> str:
     return _PLACEHOLDER.sub(lambda m: values[int(m[1]) - 1] if int(m[1]) <= len(values) else m[0], template)
 
 
+def schema_note(field: Field) -> str:
+    """The schema words behind a field (type, format, alternatives...), for developer mode's tooltips
+    only: people see "Not set", "Kind", "More entries"; a developer sees what the server declared."""
+    schema = field.schema if isinstance(field.schema, dict) else {}
+    parts: list[str] = []
+    if field.name:
+        parts.append(f"property: {field.name}")
+    declared = schema.get("type")
+    if isinstance(declared, str | list):
+        parts.append(f"type: {declared if isinstance(declared, str) else ' | '.join(map(str, declared))}")
+    for key in ("format", "pattern", "contentMediaType"):
+        if isinstance(schema.get(key), str):
+            parts.append(f"{key}: {schema[key]}")
+    for key in ("oneOf", "anyOf", "allOf", "enum", "const", "additionalProperties"):
+        if key in schema:
+            parts.append(key)
+    if field.nullable:
+        parts.append("nullable (Not set = null)")
+    reason = getattr(field, "reason", "")
+    if reason:
+        parts.append(f"edited as JSON: {reason}")
+    parts.append(f"editor: {field.kind}")
+    return "\n".join(parts)
+
+
 # --- plain-text labels -------------------------------------------------------------------------------
 
 HELP_PREVIEW_CHARS = 180

@@ -13,8 +13,9 @@ from PySide6.QtWidgets import QLabel, QScrollArea, QTabWidget, QWidget
 from app.forms import FieldError, Form, JsonField, ObjectField, build_form
 from app.forms.masking import mask_secrets, unmask_secrets
 from app.forms.values import MISSING
+from app.ui.developer_mode import developer_mode
 from app.ui.forms import container_editors, scalar_editors  # noqa: F401  (registers the editors)
-from app.ui.forms.base import FormEnv, mark_as_error, plain_label, vbox
+from app.ui.forms.base import FormEnv, fill, mark_as_error, plain_label, vbox
 from app.ui.forms.json_view import JsonView
 from app.ui.forms.row import FieldRow
 from app.ui.forms.scalar_editors import TextEditor
@@ -52,22 +53,23 @@ class FormWidget(QWidget):
         if empty_text is not None:
             self.env.empty_text = empty_text
         self.env.structure_changed = self._on_structure_changed
+        self.env.developer = developer_mode().enabled()
         self._batch = 0
         self._tab_order_dirty = False
         self._from_json = False
         self._shown_errors: list[FieldError] = []
-        self.setAccessibleName("Arguments form")
+        self.setAccessibleName(self.tr("Arguments form"))
 
         layout = vbox(self, 4)
         self.tabs = QTabWidget(self)
-        self.tabs.setAccessibleName("Form or JSON")
+        self.tabs.setAccessibleName(self.tr("Form or JSON"))
         self.tabs.setDocumentMode(True)
         layout.addWidget(self.tabs, 1)
 
         self.scroll_area = QScrollArea(self.tabs)
         self.scroll_area.setWidgetResizable(True)
         self.scroll_area.setFrameShape(QScrollArea.Shape.NoFrame)
-        self.scroll_area.setAccessibleName("Fields")
+        self.scroll_area.setAccessibleName(self.tr("Fields"))
         content = QWidget(self.scroll_area)
         content_layout = vbox(content, 8)
         content_layout.setContentsMargins(8, 8, 8, 8)
@@ -82,18 +84,21 @@ class FormWidget(QWidget):
         self.root.on_changed = self._on_fields_changed
         content_layout.addWidget(self.root)
         content_layout.addStretch(1)
-        self.tabs.addTab(self.scroll_area, "Form")
+        self.tabs.addTab(self.scroll_area, self.tr("Form"))
 
         self.json_view: JsonView | None = None
         self._json_page = QWidget(self.tabs)
         vbox(self._json_page, 0)
-        self.tabs.addTab(self._json_page, "JSON")
+        self.tabs.addTab(self._json_page, self.tr("JSON"))
         self.tabs.currentChanged.connect(self._on_tab_changed)
+        # The arguments as JSON are a developer's view: the tabs show in developer mode only.
+        self.tabs.tabBar().setVisible(self.env.developer)
+        developer_mode().changed.connect(self._on_developer_mode)
 
         self.form_errors: QLabel = plain_label("", self)
         self.form_errors.setObjectName("formErrors")
         mark_as_error(self.form_errors)
-        self.form_errors.setAccessibleName("Problems with the arguments")
+        self.form_errors.setAccessibleName(self.tr("Problems with the arguments"))
         self.form_errors.hide()
         layout.addWidget(self.form_errors)
         self._apply_tab_order()
@@ -149,7 +154,8 @@ class FormWidget(QWidget):
         """Everything that blocks sending: unreadable input first, then schema validation."""
         local = self.root.local_errors(())
         if self.json_view is not None and self.json_view.error and self.tabs.currentIndex() == 1:
-            local.insert(0, FieldError((), f"The JSON does not parse: {self.json_view.error}", "json"))
+            message = fill(self.tr("The JSON does not parse: %1"), self.json_view.error)
+            local.insert(0, FieldError((), message, "json"))
         bad_paths = {e.path for e in local}
         checked = [e for e in self.form.validate(self.value()) if e.path not in bad_paths]
         return local + checked
@@ -260,6 +266,17 @@ class FormWidget(QWidget):
         still = [e for e in self.errors() if e.path in marked]
         if still != self._shown_errors:
             self.show_errors(still)
+
+    # -- developer mode ----------------------------------------------------------------------------------
+
+    @Slot(bool)
+    def _on_developer_mode(self, on: bool) -> None:
+        self.env.developer = on
+        self.tabs.tabBar().setVisible(on)
+        if not on and self.tabs.currentIndex() != 0:
+            self.tabs.setCurrentIndex(0)
+        for row in self._rows_in_order():
+            row.show_developer(on)
 
     # -- keyboard ----------------------------------------------------------------------------------------
 

@@ -18,8 +18,18 @@ from PySide6.QtWidgets import QLabel, QPushButton, QToolButton, QWidget
 
 from app.forms import Field, FieldError, JsonField
 from app.forms.values import MISSING, json_equal
-from app.ui.forms.base import EDITORS, FormEnv, hbox, help_text, make_help, mark_as_error, plain_label, vbox
-from app.ui.safe_text import visible_line
+from app.ui.forms.base import (
+    EDITORS,
+    FormEnv,
+    hbox,
+    help_text,
+    make_help,
+    mark_as_error,
+    plain_label,
+    schema_note,
+    vbox,
+)
+from app.ui.safe_text import plain_tooltip, visible_line
 
 logger = logging.getLogger(__name__)
 
@@ -101,6 +111,8 @@ class FieldRow(QWidget):
                 self._null.setAccessibleName(self.tr("%1 is not set").replace("%1", self.label_text))
                 self._null.toggled.connect(self._on_null_toggled)
                 self._header.addWidget(self._null)
+        if self.env.developer:
+            self.show_developer(True)
         if field.help and show_header:
             self.help = make_help(field.help, self.label_text, self)
 
@@ -150,6 +162,8 @@ class FieldRow(QWidget):
         editor.set_access_name(self.label_text)
         if self.field.help:
             editor.setAccessibleDescription(help_text(self.field.help)[0][:300])
+        if self.env.developer and editor.inline_label:
+            editor.setToolTip(plain_tooltip(schema_note(self.field)))
         editor.notify = self._on_editor_edited
         self.editor = editor
         if self._raw is not None:
@@ -430,6 +444,15 @@ class FieldRow(QWidget):
         if more is not None:
             chain.append(more)
         return chain
+
+    def show_developer(self, on: bool) -> None:
+        """Developer mode: the schema behind the field in the label's tooltip (plain text); off: none."""
+        note = plain_tooltip(schema_note(self.field)) if on else ""
+        for widget in (self.title, self.toggle):
+            if widget is not None:
+                widget.setToolTip(note)
+        if self.editor is not None and self.editor.inline_label:
+            self.editor.setToolTip(note)
 
     def set_label(self, label: str) -> None:
         """Rename the row (list items are renumbered when moved)."""

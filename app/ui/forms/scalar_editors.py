@@ -40,7 +40,7 @@ from app.forms import Choice, ChoiceField, ConstField, Field, JsonField, NumberF
 from app.forms.ids import asks_for_new_id
 from app.forms.values import MISSING, dumps, dumps_for_editing
 from app.ui.forms.base import QT_TRANSLATE_NOOP, EditorMixin, FormEnv, fill, hbox, register_editor
-from app.ui.safe_text import visible_line
+from app.ui.safe_text import plain_tooltip, visible_line
 
 if TYPE_CHECKING:
     from app.ui.forms.completion import Suggestions
@@ -666,10 +666,10 @@ class JsonEditor(_PlainTextEditor):
         hint = self.tr('JSON value, e.g. "text", 42, true, ["a", "b"] or {"key": "value"}')
         reason = field.reason if isinstance(field, JsonField) else ""
         if reason:
-            # No server text here: a tooltip that looks like HTML is shown as HTML.
-            self.setToolTip(
-                self.tr("Typed as JSON: the form has no fields for this part of the tool's input.")
-            )
+            tip = self.tr("Typed as JSON: the form has no fields for this part of the tool's input.")
+            if env.developer:
+                tip += "\n" + reason  # the schema's words (`$ref`, keywords): developer mode only
+            self.setToolTip(plain_tooltip(tip))  # the reason may quote the server's schema
         self.setPlaceholderText(_placeholder(field, hint))
         self._show_lines(4)
 
