@@ -153,3 +153,46 @@ def test_developer_mode_shows_the_schema_in_tooltips_and_the_json_tab(qtbot: QtB
     developer_mode().set_enabled(False)
     assert form.tabs.currentIndex() == 0 and not form.tabs.tabBar().isVisibleTo(form)
     assert when.toggle.toolTip() == ""
+
+
+def test_error_and_help_colours_follow_the_scheme(qtbot: QtBot) -> None:
+    from PySide6.QtGui import QColor, QGuiApplication, QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from app.ui import theme
+
+    form = FormWidget(
+        {
+            "type": "object",
+            "properties": {"n": {"type": "integer", "description": "How many."}},
+            "required": ["n"],
+        }
+    )
+    qtbot.addWidget(form)
+    form.show()
+    form.show_errors()
+    error = next(label for label in form.findChildren(QLabel) if label.objectName() == "formError")
+    light = QGuiApplication.palette()
+    assert error.palette().color(QPalette.ColorRole.WindowText) == QColor(theme.colours("error", light)[1])
+    dark = QPalette(light)
+    for role, colour in (
+        (QPalette.ColorRole.Window, "#202124"),
+        (QPalette.ColorRole.WindowText, "#e8eaed"),
+        (QPalette.ColorRole.Base, "#2b2d30"),
+        (QPalette.ColorRole.Text, "#e8eaed"),
+        (QPalette.ColorRole.PlaceholderText, "#9aa0a6"),
+    ):
+        dark.setColor(role, QColor(colour))
+    QApplication.setPalette(dark)
+    try:
+        qtbot.waitUntil(
+            lambda: (
+                error.palette().color(QPalette.ColorRole.WindowText)
+                == QColor(theme.colours("error", dark)[1])
+            ),
+            timeout=3000,
+        )
+        help_label = next(label for label in form.findChildren(QLabel) if label.objectName() == "formHelp")
+        assert help_label.palette().color(QPalette.ColorRole.WindowText) == QColor("#9aa0a6")
+    finally:
+        QApplication.setPalette(light)

@@ -13,12 +13,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
 from app.forms import Field, Form
 from app.forms.links import Link, links_note, split_links
 from app.forms.values import MISSING
+from app.ui import theme
 from app.ui.safe_text import PlainLabel, plain_tooltip
 
 if TYPE_CHECKING:
@@ -177,32 +178,51 @@ def plain_label(text: str, parent: QWidget | None = None, *, wrap: bool = True) 
     return label
 
 
-_ERROR_PALETTE: QPalette | None = None
+_PALETTES: dict[tuple[str, int], QPalette] = {}
+"""Shared label palettes by (what, the application palette's key): one per scheme, not one per label
+(a style sheet per label would make every row slower to build)."""
+
+
+def _label_palette(what: str) -> QPalette:
+    base = QGuiApplication.palette()
+    key = (what, base.cacheKey())
+    palette = _PALETTES.get(key)
+    if palette is None:
+        palette = QPalette(base)
+        if what == "error":
+            # theme.py's error text colour: dark red on a light window, a light red on a dark one.
+            colour = QColor(theme.colours("error", base)[1])
+        else:
+            colour = base.color(QPalette.ColorRole.PlaceholderText)
+        palette.setColor(QPalette.ColorRole.WindowText, colour)
+        if len(_PALETTES) > 8:  # schemes switched back and forth: keep only the current ones
+            _PALETTES.clear()
+        _PALETTES[key] = palette
+    return palette
 
 
 def mark_as_error(label: QLabel) -> None:
-    """Error text colour through a shared palette (style sheets make every widget slower to build)."""
-    global _ERROR_PALETTE
-    if _ERROR_PALETTE is None:
-        _ERROR_PALETTE = QPalette(label.palette())
-        # Dark red reads on a light window only; a dark one gets a lighter red (both pass 4.5:1).
-        dark = _ERROR_PALETTE.color(QPalette.ColorRole.Window).lightnessF() < 0.5
-        _ERROR_PALETTE.setColor(QPalette.ColorRole.WindowText, QColor("#ff8a80" if dark else "#b00020"))
-    label.setPalette(_ERROR_PALETTE)
-
-
-_HINT_PALETTE: QPalette | None = None
+    """Error text in theme.py's error colour for the current scheme. Call again on a palette change
+    (`remark_labels`): the colour is fixed when set."""
+    label.setProperty("formMark", "error")
+    label.setPalette(_label_palette("error"))
 
 
 def mark_as_hint(label: QLabel) -> None:
-    """Help text in the placeholder colour, through one shared palette (cheaper than a role change)."""
-    global _HINT_PALETTE
-    if _HINT_PALETTE is None:
-        _HINT_PALETTE = QPalette(label.palette())
-        _HINT_PALETTE.setColor(
-            QPalette.ColorRole.WindowText, _HINT_PALETTE.color(QPalette.ColorRole.PlaceholderText)
-        )
-    label.setPalette(_HINT_PALETTE)
+    """Help text in the placeholder colour of the current scheme (again on a palette change)."""
+    label.setProperty("formMark", "hint")
+    label.setPalette(_label_palette("hint"))
+
+
+def remark_labels(widget: QWidget) -> None:
+    """After the scheme changed (light <-> dark): error and help labels under `widget` take the new
+    scheme's colours (their text colour was fixed when marked)."""
+    for label in widget.findChildren(QLabel):
+        mark = label.property("formMark")
+        if mark == "error":
+            mark_as_error(label)
+        elif mark == "hint":
+            mark_as_hint(label)
 
 
 class HelpText(QWidget):
@@ -218,14 +238,14 @@ class HelpText(QWidget):
         self.label.setObjectName("formHelp")
         self.label.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         mark_as_hint(self.label)
-        self.label.setAccessibleName(f"Help for {owner}")
+        self.label.setAccessibleName(fill(self.tr("Help for %1"), owner))
         layout.addWidget(self.label, 1)
         self.more: QToolButton | None = None
         if len(self._text) > HELP_PREVIEW_CHARS or self._text.count("\n") > 2:
             self.more = QToolButton(self)
             self.more.setAutoRaise(True)
             self.more.setCheckable(True)
-            self.more.setAccessibleName(f"Show all help for {owner}")
+            self.more.setAccessibleName(fill(self.tr("Show all help for %1"), owner))
             self.more.toggled.connect(self._show)
             layout.addWidget(self.more, 0, Qt.AlignmentFlag.AlignTop)
         self._show(False)
@@ -238,7 +258,7 @@ class HelpText(QWidget):
             cut = first[:HELP_PREVIEW_CHARS].rstrip()
             self.label.setText(cut + "…")
         if self.more is not None:
-            self.more.setText("Less" if full else "More")
+            self.more.setText(self.tr("Less") if full else self.tr("More"))
 
     @property
     def expanded(self) -> bool:
@@ -258,7 +278,7 @@ def make_help(text: str, owner: str, parent: QWidget | None = None) -> QWidget:
         label = plain_label(text, parent)
         label.setObjectName("formHelp")
         mark_as_hint(label)
-        label.setAccessibleName(f"Help for {owner}")
+        label.setAccessibleName(fill(QCoreApplication.translate("HelpText", "Help for %1"), owner))
         widget = label
     if links:
         intro = QCoreApplication.translate("FormWidget", "Addresses mentioned here:")

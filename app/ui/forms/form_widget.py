@@ -6,7 +6,7 @@ import itertools
 import logging
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QEvent, Qt, Signal, Slot
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QLabel, QScrollArea, QTabWidget, QWidget
 
@@ -15,7 +15,7 @@ from app.forms.masking import mask_secrets, unmask_secrets
 from app.forms.values import MISSING
 from app.ui.developer_mode import developer_mode
 from app.ui.forms import container_editors, scalar_editors  # noqa: F401  (registers the editors)
-from app.ui.forms.base import FormEnv, fill, mark_as_error, plain_label, vbox
+from app.ui.forms.base import FormEnv, fill, mark_as_error, plain_label, remark_labels, vbox
 from app.ui.forms.json_view import JsonView
 from app.ui.forms.row import FieldRow
 from app.ui.forms.scalar_editors import TextEditor
@@ -277,6 +277,16 @@ class FormWidget(QWidget):
             self.tabs.setCurrentIndex(0)
         for row in self._rows_in_order():
             row.show_developer(on)
+
+    # -- light and dark ----------------------------------------------------------------------------------
+
+    def changeEvent(self, event: QEvent) -> None:
+        # Error and help colours are fixed when set: a new scheme (light <-> dark) sets them again.
+        if event.type() == QEvent.Type.PaletteChange:
+            remark_labels(self)
+            if self.json_view is not None:
+                self.json_view.refresh_colours()
+        super().changeEvent(event)
 
     # -- keyboard ----------------------------------------------------------------------------------------
 
