@@ -6,7 +6,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Slot
 from PySide6.QtWidgets import (
     QFrame,
     QLabel,
@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 from app.forms import ArrayField, Field, MultiChoiceField, ObjectField, VariantField
 from app.forms.registry import build_field
 from app.forms.values import MISSING, json_equal
-from app.ui.forms.base import EditorMixin, FormEnv, hbox, plain_label, register_editor, vbox
+from app.ui.forms.base import EditorMixin, FormEnv, fill, hbox, plain_label, register_editor, vbox
 from app.ui.forms.row import FieldRow
 from app.ui.forms.scalar_editors import _NoWheelCombo, choice_label
 from app.ui.safe_text import visible_line
@@ -30,22 +30,31 @@ from app.ui.widgets import tool_button
 logger = logging.getLogger(__name__)
 
 
-def _count_hint(widget: QWidget, least: int | None, most: int | None) -> str:
-    """ "Choose at least 1 and at most 3", with the plural forms of the language."""
-    parts = []
-    if least:
-        parts.append(QCoreApplication.translate("ListEditor", "at least %n", "", least))
-    if most is not None:
-        parts.append(QCoreApplication.translate("ListEditor", "at most %n", "", most))
-    if not parts:
+class ListHint(QObject):
+    """Words for how many entries a list takes, with the plural forms of the language ("%n" is only
+    found as a plural by lupdate in `self.tr`, hence a QObject)."""
+
+    def text(self, least: int | None, most: int | None) -> str:
+        parts = []
+        if least:
+            parts.append(self.tr("at least %n item(s)", "", least))
+        if most is not None:
+            parts.append(self.tr("at most %n item(s)", "", most))
+        if len(parts) == 2:
+            return fill(self.tr("Choose %1 and %2"), *parts)
+        return fill(self.tr("Choose %1"), parts[0]) if parts else ""
+
+
+_LIST_HINT: ListHint | None = None
+
+
+def _count_hint(least: int | None, most: int | None) -> str:
+    global _LIST_HINT
+    if not least and most is None:
         return ""
-    if len(parts) == 1:
-        return QCoreApplication.translate("ListEditor", "Choose %1").replace("%1", parts[0])
-    return (
-        QCoreApplication.translate("ListEditor", "Choose %1 and %2")
-        .replace("%1", parts[0])
-        .replace("%2", parts[1])
-    )
+    if _LIST_HINT is None:
+        _LIST_HINT = ListHint()
+    return _LIST_HINT.text(least, most)
 
 
 def _indent(widget: QWidget) -> None:
@@ -277,7 +286,7 @@ class MapEditor(QWidget):
             heading.setObjectName("formMoreEntries")
             layout.addWidget(heading)
         self.entries = _Entries(
-            owner, self.tr("Add an entry"), self.tr("Add an entry to %1").replace("%1", owner), self
+            owner, self.tr("Add an entry"), fill(self.tr("Add an entry to %1"), owner), self
         )
         self.entries.add_button.clicked.connect(self._on_add)
         layout.addWidget(self.entries)
@@ -291,22 +300,20 @@ class MapEditor(QWidget):
         key_edit = QLineEdit(entry)
         key_edit.setPlaceholderText(self.tr("name"))
         key_edit.setText(key)
-        key_edit.setAccessibleName(self.tr("Name of an entry in %1").replace("%1", self.owner))
+        key_edit.setAccessibleName(fill(self.tr("Name of an entry in %1"), self.owner))
         key_edit.setMaximumWidth(220)
         key_edit.textEdited.connect(self._on_key_edited)
         row = self.env.make_row(
             self.value_field,
             entry,
             path=(*self.path, key),
-            label=self.tr("Value of %1").replace("%1", key) if key else self.tr("Value of the entry"),
+            label=fill(self.tr("Value of %1"), key) if key else self.tr("Value of the entry"),
             show_header=self.value_field.kind in ("object", "array", "variants"),
         )
         row.set_value(value)
         row.on_changed = lambda: self.on_changed()
         remove = tool_button("✕", entry, tip=self.tr("Remove this entry"), auto_raise=True)
-        remove.setAccessibleName(
-            self.tr("Remove entry %1 from %2").replace("%2", self.owner).replace("%1", key)
-        )
+        remove.setAccessibleName(fill(self.tr("Remove entry %1 from %2"), key, self.owner))
         remove.clicked.connect(lambda: self._on_remove(entry))
         line.addWidget(key_edit, 0, Qt.AlignmentFlag.AlignTop)
         line.addWidget(row, 1)
@@ -403,7 +410,7 @@ class ArrayEditor(QWidget, EditorMixin):
         layout.addWidget(self.entries)
         self._rows: dict[QWidget, FieldRow] = {}
         self._buttons: dict[QWidget, list[QToolButton]] = {}
-        tip = _count_hint(self, field.min_items, field.max_items)
+        tip = _count_hint(field.min_items, field.max_items)
         if tip:
             self.entries.add_button.setToolTip(tip)
 
@@ -442,10 +449,10 @@ class ArrayEditor(QWidget, EditorMixin):
         return entry
 
     def _label(self, index: int) -> str:
-        return self.tr("%1 item %2").replace("%1", self.owner).replace("%2", str(index + 1))
+        return fill(self.tr("%1 item %2"), self.owner, str(index + 1))
 
     def _add_name(self, owner: str) -> str:
-        return self.tr("Add an item to %1").replace("%1", owner)
+        return fill(self.tr("Add an item to %1"), owner)
 
     def _renumber(self) -> None:
         count = len(self.entries.entries)
@@ -455,9 +462,9 @@ class ArrayEditor(QWidget, EditorMixin):
             label = self._label(index)
             row.set_label(label)
             up, down, remove = self._buttons[entry]
-            up.setAccessibleName(self.tr("Move %1 up").replace("%1", label))
-            down.setAccessibleName(self.tr("Move %1 down").replace("%1", label))
-            remove.setAccessibleName(self.tr("Remove %1").replace("%1", label))
+            up.setAccessibleName(fill(self.tr("Move %1 up"), label))
+            down.setAccessibleName(fill(self.tr("Move %1 down"), label))
+            remove.setAccessibleName(fill(self.tr("Remove %1"), label))
             up.setEnabled(index > 0)
             down.setEnabled(index < count - 1)
         full = self.field.max_items is not None and count >= self.field.max_items
@@ -555,7 +562,7 @@ class MultiChoiceEditor(QListWidget, EditorMixin):
             self.sizeHintForRow(0) * rows + 2 * self.frameWidth() + 4 if field.choices else 40
         )
         self.itemChanged.connect(self._on_item_changed)
-        tip = _count_hint(self, field.min_items, field.max_items)
+        tip = _count_hint(field.min_items, field.max_items)
         if tip:
             self.setToolTip(tip)
 
@@ -694,7 +701,7 @@ class VariantEditor(QWidget, EditorMixin):
 
     def set_access_name(self, name: str) -> None:
         self.setAccessibleName(name)
-        self.picker.setAccessibleName(self.tr("Kind of %1").replace("%1", name))
+        self.picker.setAccessibleName(fill(self.tr("Kind of %1"), name))
 
     def focus_chain(self) -> list[QWidget]:
         chain: list[QWidget] = [self.picker]

@@ -21,6 +21,7 @@ from app.forms.values import MISSING, json_equal
 from app.ui.forms.base import (
     EDITORS,
     FormEnv,
+    fill,
     hbox,
     help_text,
     make_help,
@@ -87,7 +88,7 @@ class FieldRow(QWidget):
                 self.toggle.setText(visible_line(text))  # a schema title: the server's words
                 self.toggle.setAutoRaise(True)
                 self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-                self.toggle.setAccessibleName(self.tr("Show or hide %1").replace("%1", self.label_text))
+                self.toggle.setAccessibleName(fill(self.tr("Show or hide %1"), self.label_text))
                 font = self.toggle.font()
                 font.setBold(True)
                 self.toggle.setFont(font)
@@ -108,7 +109,7 @@ class FieldRow(QWidget):
                 self._null.setToolTip(
                     self.tr("Send this field as empty (null) instead of leaving it out of the request")
                 )
-                self._null.setAccessibleName(self.tr("%1 is not set").replace("%1", self.label_text))
+                self._null.setAccessibleName(fill(self.tr("%1 is not set"), self.label_text))
                 self._null.toggled.connect(self._on_null_toggled)
                 self._header.addWidget(self._null)
         if self.env.developer:
@@ -268,14 +269,14 @@ class FieldRow(QWidget):
             )
             note.setObjectName("formRawNote")
             back = QPushButton(self.tr("Use the form"), box)
-            back.setAccessibleName(self.tr("Edit %1 with the form again").replace("%1", self.label_text))
+            back.setAccessibleName(fill(self.tr("Edit %1 with the form again"), self.label_text))
             back.clicked.connect(self._back_to_form)
             line = hbox(None)
             line.addWidget(note, 1)
             line.addWidget(back)
             layout.addLayout(line)
             raw = EDITORS["json"](_raw_field(self.field), self.env, box)
-            raw.set_access_name(self.tr("%1 (JSON)").replace("%1", self.label_text))
+            raw.set_access_name(fill(self.tr("%1 (JSON)"), self.label_text))
             raw.notify = self._on_raw_edited
             layout.addWidget(raw)
             index = self._layout.indexOf(self.editor) if self.editor is not None else -1
@@ -363,7 +364,7 @@ class FieldRow(QWidget):
             self._clear.setText(self.tr("Clear"))
             self._clear.setAutoRaise(True)
             self._clear.setToolTip(self.tr("Leave this field empty"))
-            self._clear.setAccessibleName(self.tr("Clear %1").replace("%1", self.label_text))
+            self._clear.setAccessibleName(fill(self.tr("Clear %1"), self.label_text))
             self._clear.clicked.connect(self._on_clear)
             self._header.addWidget(self._clear)
             self.env.structure_changed()
@@ -381,7 +382,7 @@ class FieldRow(QWidget):
             self._error_label = plain_label("", self)
             self._error_label.setObjectName("formError")
             mark_as_error(self._error_label)
-            self._error_label.setAccessibleName(self.tr("Problem with %1").replace("%1", self.label_text))
+            self._error_label.setAccessibleName(fill(self.tr("Problem with %1"), self.label_text))
             self._layout.addWidget(self._error_label)
         self._error_label.setText("\n".join(dict.fromkeys(messages)))
         self._error_label.show()
@@ -459,13 +460,13 @@ class FieldRow(QWidget):
         self.label_text = label
         if self.toggle is not None:
             self.toggle.setText(visible_line(label))
-            self.toggle.setAccessibleName(self.tr("Show or hide %1").replace("%1", label))
+            self.toggle.setAccessibleName(fill(self.tr("Show or hide %1"), label))
         if self.title is not None:
             self.title.setText(label)
         if self.editor is not None:
             self.editor.set_access_name(label)
         if self._null is not None:
-            self._null.setAccessibleName(self.tr("%1 is not set").replace("%1", label))
+            self._null.setAccessibleName(fill(self.tr("%1 is not set"), label))
 
 
 def _nothing() -> None:
