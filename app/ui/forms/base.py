@@ -1,129 +1,24 @@
-"""The editor registry and what every editor shares.
-
-An *editor* shows one field's value (a line edit, a combo box, a group of rows...). A `FieldRow` (row.py)
-wraps it with the label, help, required mark, the "null" toggle, "clear" and the error text. Editors are
-found by field kind in `EDITORS`; `register_editor("kind")` adds or replaces one.
+"""What the form's widgets share and nothing else: plain-text labels, help, error and hint colours,
+`fill` for translated placeholders, layouts. It imports no other module of `app.ui.forms`: the editor
+registry and its interface live in `editor.py`, the rows in `row.py` (imports go one way:
+base <- editor <- row <- container_editors <- form_widget).
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
-from app.forms import Field, Form
+from app.forms import Field
 from app.forms.links import Link, links_note, split_links
-from app.forms.values import MISSING
 from app.ui import theme
 from app.ui.safe_text import PlainLabel, plain_tooltip
 
-if TYPE_CHECKING:
-    from app.ui.forms.completion import Completer
-    from app.ui.forms.row import FieldRow
-
 logger = logging.getLogger(__name__)
-
-EditorFactory = Callable[[Field, "FormEnv", QWidget | None], "QWidget"]
-EDITORS: dict[str, type] = {}
-"""Field kind -> editor class (a QWidget with the `EditorMixin` interface)."""
-
-
-def register_editor(*kinds: str) -> Callable[[type], type]:
-    def wrap(cls: type) -> type:
-        for kind in kinds:
-            EDITORS[kind] = cls
-        return cls
-
-    return wrap
-
-
-class FormEnv:
-    """What all editors of one `FormWidget` share: the form model and a hook for layout changes."""
-
-    def __init__(self, form: Form) -> None:
-        self.form = form
-        self.structure_changed: Callable[[], None] = lambda: None
-        """Called when rows appear, move or vanish (the form re-threads the tab order)."""
-        self.empty_text = QCoreApplication.translate("FormWidget", "This tool needs no input.")
-        """Shown when the arguments have no fields at all (an elicitation form says something else)."""
-        self.completer: Completer | None = None
-        """Suggestions for text fields as the person types (`FormWidget.set_completer`)."""
-        self.developer = False
-        """Developer mode: schema words (types, formats, `$ref` names) in tooltips."""
-
-    def make_editor(self, field: Field, parent: QWidget | None) -> Any:
-        cls = EDITORS.get(field.kind) or EDITORS["json"]
-        return cls(field, self, parent)
-
-    def make_row(self, field: Field, parent: QWidget | None, **options: Any) -> FieldRow:
-        from app.ui.forms.row import FieldRow
-
-        return FieldRow(field, self, parent, **options)
-
-
-class EditorMixin:
-    """The interface of every editor (mixed into a QWidget subclass).
-
-    `value()` returns MISSING when the editor is empty; `set_value()` is only given values the field
-    `accepts()`; `reset()` returns to the untouched look (the default shown, nothing entered).
-    """
-
-    inline_label = False
-    """True when the editor shows the label itself (a check box's text), so the row shows no label."""
-    container = False
-    """True for editors holding other rows (objects, lists, alternatives): shown in a collapsible group."""
-
-    field: Field
-    env: FormEnv
-
-    def notify(self) -> None:
-        """Called when the user changed the value; the owning row replaces it with its own handler.
-
-        Internal changes travel through plain callbacks, not Qt signals: connecting a signal to a Python
-        slot costs about 0.1 ms, and a large form has hundreds of them.
-        """
-
-    def _edited(self, *_args: Any) -> None:
-        self.notify()
-
-    def value(self) -> Any:
-        raise NotImplementedError
-
-    def set_value(self, value: Any) -> None:
-        raise NotImplementedError
-
-    def reset(self) -> None:
-        raise NotImplementedError
-
-    def is_empty(self) -> bool:
-        return self.value() is MISSING
-
-    def focus_chain(self) -> list[QWidget]:
-        return [self] if isinstance(self, QWidget) else []
-
-    def set_access_name(self, name: str) -> None:
-        if isinstance(self, QWidget):
-            self.setAccessibleName(name)
-
-    def child_row(self, key: str | int) -> FieldRow | None:
-        return None
-
-    def child_items(self) -> list[tuple[str | int | None, FieldRow]]:
-        """Rows inside this editor with their key in the value (None: same place, as for alternatives)."""
-        return []
-
-    def local_errors(self) -> list[str]:
-        """Problems only the editor knows (text that is not a number, JSON that does not parse)."""
-        return []
-
-    def set_enabled_for_value(self, enabled: bool) -> None:
-        if isinstance(self, QWidget):
-            self.setEnabled(enabled)
 
 
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:

@@ -21,7 +21,8 @@ from PySide6.QtWidgets import (
 from app.forms import ArrayField, Field, MultiChoiceField, ObjectField, VariantField
 from app.forms.registry import build_field
 from app.forms.values import MISSING, json_equal
-from app.ui.forms.base import EditorMixin, FormEnv, fill, hbox, plain_label, register_editor, vbox
+from app.ui.forms.base import fill, hbox, plain_label, vbox
+from app.ui.forms.editor import EditorMixin, FormEnv, Row, register_editor
 from app.ui.forms.row import FieldRow
 from app.ui.forms.scalar_editors import _NoWheelCombo, choice_label
 from app.ui.safe_text import visible_line
@@ -122,7 +123,7 @@ class ObjectEditor(QFrame, EditorMixin):
         assert isinstance(field, ObjectField)
         self.field: ObjectField = field
         self.env = env
-        self.row: FieldRow | None = None
+        self._label = field.label
         path = parent.path if isinstance(parent, FieldRow) else field.path
         self.path = path
         if path:
@@ -152,7 +153,7 @@ class ObjectEditor(QFrame, EditorMixin):
     def _build_rows(self, count: int) -> None:
         for prop in self._todo[:count]:
             name = prop.name or ""
-            row = self.env.make_row(prop, self, path=(*self.path, name))
+            row = FieldRow(prop, self.env, self, path=(*self.path, name))
             if name in self._pending:
                 row.set_value(self._pending.pop(name))
             row.on_changed = self._edited
@@ -197,7 +198,7 @@ class ObjectEditor(QFrame, EditorMixin):
         return self.map
 
     def row_label(self) -> str:
-        return self.row.label_text if self.row is not None else self.field.label
+        return self._label
 
     def value(self) -> Any:
         out: dict[str, Any] = {}
@@ -244,8 +245,9 @@ class ObjectEditor(QFrame, EditorMixin):
 
     def set_access_name(self, name: str) -> None:
         self.setAccessibleName(name)
+        self._label = name  # the row's label: extra entries are named after it
 
-    def child_row(self, key: str | int) -> FieldRow | None:
+    def child_row(self, key: str | int) -> Row | None:
         if isinstance(key, str) and key in self._names and key not in self.rows:
             self._build_rows(len(self._todo))
             self.env.structure_changed()
@@ -253,8 +255,8 @@ class ObjectEditor(QFrame, EditorMixin):
             return self.rows[key]
         return self.map.child_row(key) if self.map is not None else None
 
-    def child_items(self) -> list[tuple[str | int | None, FieldRow]]:
-        items: list[tuple[str | int | None, FieldRow]] = list(self.rows.items())
+    def child_items(self) -> list[tuple[str | int | None, Row]]:
+        items: list[tuple[str | int | None, Row]] = list(self.rows.items())
         if self.map is not None:
             items.extend(self.map.child_items())
         return items
@@ -303,8 +305,9 @@ class MapEditor(QWidget):
         key_edit.setAccessibleName(fill(self.tr("Name of an entry in %1"), self.owner))
         key_edit.setMaximumWidth(220)
         key_edit.textEdited.connect(self._on_key_edited)
-        row = self.env.make_row(
+        row = FieldRow(
             self.value_field,
+            self.env,
             entry,
             path=(*self.path, key),
             label=fill(self.tr("Value of %1"), key) if key else self.tr("Value of the entry"),
@@ -379,13 +382,13 @@ class MapEditor(QWidget):
         chain.append(self.entries.add_button)
         return chain
 
-    def child_row(self, key: str | int) -> FieldRow | None:
+    def child_row(self, key: str | int) -> Row | None:
         for entry, name in self._names.items():
             if name == key:
                 return self._rows[entry]
         return None
 
-    def child_items(self) -> list[tuple[str | int | None, FieldRow]]:
+    def child_items(self) -> list[tuple[str | int | None, Row]]:
         return [(self._names[e], self._rows[e]) for e in self.entries.entries]
 
 
@@ -400,7 +403,6 @@ class ArrayEditor(QWidget, EditorMixin):
         assert isinstance(field, ArrayField)
         self.field: ArrayField = field
         self.env = env
-        self.row: FieldRow | None = None
         self.path = parent.path if isinstance(parent, FieldRow) else field.path
         _indent(self)
         layout = vbox(self, 4)
@@ -421,8 +423,9 @@ class ArrayEditor(QWidget, EditorMixin):
         entry = QWidget(self.entries)
         line = hbox(entry, 2)
         index = len(self.entries.entries)
-        row = self.env.make_row(
+        row = FieldRow(
             self.field.item_field,
+            self.env,
             entry,
             path=(*self.path, index),
             label=self._label(index),
@@ -531,12 +534,12 @@ class ArrayEditor(QWidget, EditorMixin):
         chain.append(self.entries.add_button)
         return chain
 
-    def child_row(self, key: str | int) -> FieldRow | None:
+    def child_row(self, key: str | int) -> Row | None:
         if isinstance(key, int) and 0 <= key < len(self.entries.entries):
             return self._rows[self.entries.entries[key]]
         return None
 
-    def child_items(self) -> list[tuple[str | int | None, FieldRow]]:
+    def child_items(self) -> list[tuple[str | int | None, Row]]:
         return [(i, self._rows[e]) for i, e in enumerate(self.entries.entries)]
 
 
@@ -609,7 +612,6 @@ class VariantEditor(QWidget, EditorMixin):
         assert isinstance(field, VariantField)
         self.field: VariantField = field
         self.env = env
-        self.row: FieldRow | None = None
         self.path = parent.path if isinstance(parent, FieldRow) else field.path
         layout = vbox(self, 4)
         line = hbox(None)
@@ -632,7 +634,7 @@ class VariantEditor(QWidget, EditorMixin):
         row = self.rows.get(index)
         if row is None:
             option = self.field.option(index)
-            row = self.env.make_row(option, self, path=self.path, label=self.field.label, show_header=False)
+            row = FieldRow(option, self.env, self, path=self.path, label=self.field.label, show_header=False)
             row.on_changed = self._edited
             self._layout.addWidget(row)
             self.rows[index] = row
@@ -709,10 +711,10 @@ class VariantEditor(QWidget, EditorMixin):
             chain.extend(self.rows[self.current].focus_chain())
         return chain
 
-    def child_row(self, key: str | int) -> FieldRow | None:
+    def child_row(self, key: str | int) -> Row | None:
         if self.current < 0:
             return None
         return self.rows[self.current].child_row(key)
 
-    def child_items(self) -> list[tuple[str | int | None, FieldRow]]:
+    def child_items(self) -> list[tuple[str | int | None, Row]]:
         return [(None, self.rows[self.current])] if self.current >= 0 else []

@@ -15,8 +15,10 @@ from app.forms.masking import mask_secrets, unmask_secrets
 from app.forms.values import MISSING
 from app.ui.developer_mode import developer_mode
 from app.ui.forms import container_editors, scalar_editors  # noqa: F401  (registers the editors)
-from app.ui.forms.base import FormEnv, fill, mark_as_error, plain_label, remark_labels, vbox
+from app.ui.forms.base import fill, mark_as_error, plain_label, remark_labels, vbox
+from app.ui.forms.editor import FormEnv, Row
 from app.ui.forms.json_view import JsonView
+from app.ui.forms.messages import error_text
 from app.ui.forms.row import FieldRow
 from app.ui.forms.scalar_editors import TextEditor
 
@@ -160,9 +162,9 @@ class FormWidget(QWidget):
         checked = [e for e in self.form.validate(self.value()) if e.path not in bad_paths]
         return local + checked
 
-    def _route(self, path: Path) -> tuple[FieldRow, Path]:
+    def _route(self, path: Path) -> tuple[Row, Path]:
         """The deepest row along `path`, and what is left of the path below it."""
-        row = self.root
+        row: Row = self.root
         for depth, key in enumerate(path):
             child = row.child_row(key)
             if child is None:
@@ -176,12 +178,13 @@ class FormWidget(QWidget):
         self._batch += 1
         try:
             self.root.clear_all_errors()
-            by_row: dict[FieldRow, list[str]] = {}
+            by_row: dict[Row, list[str]] = {}
             top: list[str] = []
             for error in errors:
                 row, rest = self._route(error.path)
                 where = " › ".join(str(k) for k in rest)
-                message = f"{where}: {error.message}" if where else error.message
+                text = error_text(error)
+                message = f"{where}: {text}" if where else text
                 if row is self.root:
                     top.append(message)
                 else:
@@ -210,13 +213,13 @@ class FormWidget(QWidget):
         if row is self.root and self.json_view is not None and self.json_view.error:
             self.json_view.focus()
             return True
-        self.scroll_area.ensureWidgetVisible(row)
+        self.scroll_area.ensureWidgetVisible(row.as_widget())
         row.focus_target().setFocus(Qt.FocusReason.OtherFocusReason)
         return True
 
-    def _rows_in_order(self) -> list[FieldRow]:
-        out: list[FieldRow] = []
-        stack = [self.root]
+    def _rows_in_order(self) -> list[Row]:
+        out: list[Row] = []
+        stack: list[Row] = [self.root]
         while stack:
             row = stack.pop()
             out.append(row)

@@ -19,8 +19,6 @@ from PySide6.QtWidgets import QLabel, QPushButton, QToolButton, QWidget
 from app.forms import Field, FieldError, JsonField
 from app.forms.values import MISSING, json_equal
 from app.ui.forms.base import (
-    EDITORS,
-    FormEnv,
     fill,
     hbox,
     help_text,
@@ -30,6 +28,7 @@ from app.ui.forms.base import (
     schema_note,
     vbox,
 )
+from app.ui.forms.editor import Editor, FormEnv, Row, editor_class
 from app.ui.safe_text import plain_tooltip, visible_line
 
 logger = logging.getLogger(__name__)
@@ -63,9 +62,9 @@ class FieldRow(QWidget):
         self.label_text = label if label is not None else field.label
         self.is_set = False
         self.is_null = False
-        self.editor: Any = None
+        self.editor: Editor | None = None
         self._pending: Any = MISSING
-        self._raw: Any = None
+        self._raw: Editor | None = None
         self._raw_box: QWidget | None = None
         self._error_label: QLabel | None = None
         self._clear: QToolButton | None = None
@@ -75,7 +74,7 @@ class FieldRow(QWidget):
         self.help: QWidget | None = None
         self._expanded = False
 
-        cls: Any = EDITORS.get(field.kind) or EDITORS["json"]
+        cls = editor_class(field.kind)
         self.is_container = bool(cls.container)
         self._layout = vbox(self, 2)
         self._header = None
@@ -144,31 +143,31 @@ class FieldRow(QWidget):
             return
         if self.is_container and len(self.path) > MAX_NESTING:
             # Widgets nested this deep help nobody and strain Qt's layouts: the rest is edited as JSON.
-            editor = EDITORS["json"](self.field, self.env, self)
+            editor = editor_class("json")(self.field, self.env, self)
         else:
             editor = self.env.make_editor(self.field, self)
-        editor.row = self
+        widget = editor.as_widget()
         if editor.inline_label:
-            editor.setText(
+            editor.set_inline_text(
                 visible_line(self.label_text + (" *" if self.field.required and self.field.path else ""))
             )
         if editor.inline_label and self._header is not None:
-            self._header.insertWidget(0, editor)
+            self._header.insertWidget(0, widget)
         else:
             index = self._layout.indexOf(self.help) if (self.help and not self.is_container) else -1
             if index >= 0:
-                self._layout.insertWidget(index, editor)
+                self._layout.insertWidget(index, widget)
             else:
-                self._layout.addWidget(editor)
+                self._layout.addWidget(widget)
         editor.set_access_name(self.label_text)
         if self.field.help:
-            editor.setAccessibleDescription(help_text(self.field.help)[0][:300])
+            widget.setAccessibleDescription(help_text(self.field.help)[0][:300])
         if self.env.developer and editor.inline_label:
-            editor.setToolTip(plain_tooltip(schema_note(self.field)))
-        editor.notify = self._on_editor_edited
+            widget.setToolTip(plain_tooltip(schema_note(self.field)))
+        editor.on_edit = self._on_editor_edited
         self.editor = editor
         if self._raw is not None:
-            editor.hide()
+            widget.hide()
         if self.is_null:
             editor.set_enabled_for_value(False)
         pending, self._pending = self._pending, MISSING
@@ -201,7 +200,7 @@ class FieldRow(QWidget):
         if expanded and self.editor is None:
             self._build_editor()
         if self.editor is not None:
-            self.editor.setVisible(expanded and self._raw is None)
+            self.editor.as_widget().setVisible(expanded and self._raw is None)
         if self._raw_box is not None:
             self._raw_box.setVisible(expanded)
         self.env.structure_changed()
@@ -243,6 +242,7 @@ class FieldRow(QWidget):
         self._update_buttons()
 
     def _fill_editor(self, value: Any) -> None:
+        assert self.editor is not None
         try:
             self.editor.set_value(value)
             shown = self.editor.value()
@@ -275,18 +275,18 @@ class FieldRow(QWidget):
             line.addWidget(note, 1)
             line.addWidget(back)
             layout.addLayout(line)
-            raw = EDITORS["json"](_raw_field(self.field), self.env, box)
+            raw = editor_class("json")(_raw_field(self.field), self.env, box)
             raw.set_access_name(fill(self.tr("%1 (JSON)"), self.label_text))
-            raw.notify = self._on_raw_edited
-            layout.addWidget(raw)
-            index = self._layout.indexOf(self.editor) if self.editor is not None else -1
+            raw.on_edit = self._on_raw_edited
+            layout.addWidget(raw.as_widget())
+            index = self._layout.indexOf(self.editor.as_widget()) if self.editor is not None else -1
             if index >= 0:
                 self._layout.insertWidget(index + 1, box)
             else:
                 self._layout.addWidget(box)
             self._raw, self._raw_box = raw, box
             if self.editor is not None:
-                self.editor.hide()
+                self.editor.as_widget().hide()
             self.env.structure_changed()
         self._raw.set_value(value)
 
@@ -298,7 +298,7 @@ class FieldRow(QWidget):
         box.hide()
         box.deleteLater()
         if self.editor is not None and self.expanded:
-            self.editor.setVisible(True)
+            self.editor.as_widget().setVisible(True)
         self.env.structure_changed()
 
     @Slot()
@@ -324,6 +324,7 @@ class FieldRow(QWidget):
 
     @Slot()
     def _on_editor_edited(self) -> None:
+        assert self.editor is not None
         self.is_set = True if self.is_container else not self.editor.is_empty()
         self._update_buttons()
         self.on_changed()
@@ -392,18 +393,19 @@ class FieldRow(QWidget):
         for _key, row in self.child_items():
             row.clear_all_errors()
 
-    def child_row(self, key: str | int) -> FieldRow | None:
+    def as_widget(self) -> QWidget:
+        return self
+
+    def child_row(self, key: str | int) -> Row | None:
         if self._raw is not None or self.is_null:
             return None
         self.ensure_built()
-        found: FieldRow | None = self.editor.child_row(key)
-        return found
+        return self.editor.child_row(key) if self.editor is not None else None
 
-    def child_items(self) -> list[tuple[str | int | None, FieldRow]]:
+    def child_items(self) -> list[tuple[str | int | None, Row]]:
         if self.editor is None or self._raw is not None or self.is_null:
             return []
-        items: list[tuple[str | int | None, FieldRow]] = self.editor.child_items()
-        return items
+        return self.editor.child_items()
 
     def local_errors(self, path: Path = ()) -> list[FieldError]:
         """Problems in what was typed (not a number, JSON that does not parse), found before validation."""
@@ -419,11 +421,11 @@ class FieldRow(QWidget):
 
     def focus_target(self) -> QWidget:
         if self._raw is not None:
-            return self._raw  # type: ignore[no-any-return]
-        if self.editor is not None and self.editor.isEnabled():
+            return self._raw.as_widget()
+        if self.editor is not None and self.editor.as_widget().isEnabled():
             chain = self.editor.focus_chain()
             if chain:
-                return chain[0]  # type: ignore[no-any-return]
+                return chain[0]
         return self.toggle or self._null or self
 
     def focus_chain(self) -> list[QWidget]:
@@ -438,8 +440,12 @@ class FieldRow(QWidget):
             chain.append(self._clear)
         if self._raw is not None and self._raw_box is not None:
             chain.extend(b for b in self._raw_box.findChildren(QPushButton))
-            chain.append(self._raw)
-        elif self.editor is not None and not self.editor.inline_label and self.editor.isVisibleTo(self):
+            chain.append(self._raw.as_widget())
+        elif (
+            self.editor is not None
+            and not self.editor.inline_label
+            and self.editor.as_widget().isVisibleTo(self)
+        ):
             chain.extend(self.editor.focus_chain())
         more = getattr(self.help, "more", None)
         if more is not None:
@@ -453,7 +459,7 @@ class FieldRow(QWidget):
             if widget is not None:
                 widget.setToolTip(note)
         if self.editor is not None and self.editor.inline_label:
-            self.editor.setToolTip(note)
+            self.editor.as_widget().setToolTip(note)
 
     def set_label(self, label: str) -> None:
         """Rename the row (list items are renumbered when moved)."""

@@ -39,7 +39,8 @@ from PySide6.QtWidgets import (
 from app.forms import Choice, ChoiceField, ConstField, Field, JsonField, NumberField, TextField
 from app.forms.ids import asks_for_new_id
 from app.forms.values import MISSING, dumps, dumps_for_editing
-from app.ui.forms.base import QT_TRANSLATE_NOOP, EditorMixin, FormEnv, fill, hbox, register_editor
+from app.ui.forms.base import QT_TRANSLATE_NOOP, fill, hbox
+from app.ui.forms.editor import EditorMixin, FormEnv, register_editor
 from app.ui.safe_text import plain_tooltip, visible_line
 
 if TYPE_CHECKING:
@@ -668,8 +669,10 @@ class JsonEditor(_PlainTextEditor):
         if reason:
             tip = self.tr("Typed as JSON: the form has no fields for this part of the tool's input.")
             if env.developer:
-                tip += "\n" + reason  # the schema's words (`$ref`, keywords): developer mode only
-            self.setToolTip(plain_tooltip(tip))  # the reason may quote the server's schema
+                # The schema's words (`$ref`, keywords): developer mode only. The reason may quote
+                # the server's schema, so the tooltip is made plain text.
+                tip = plain_tooltip(tip + "\n" + reason)
+            self.setToolTip(tip)
         self.setPlaceholderText(_placeholder(field, hint))
         self._show_lines(4)
 

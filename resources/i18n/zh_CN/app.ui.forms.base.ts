@@ -4,10 +4,6 @@
 <context>
     <name>FormWidget</name>
     <message>
-        <source>This tool needs no input.</source>
-        <translation>此工具无需填写任何内容。</translation>
-    </message>
-    <message>
         <source>Addresses mentioned here:</source>
         <translation>此处提到的网址：</translation>
     </message>
