@@ -115,3 +115,44 @@ def test_messages_in_english_say_what_the_model_says() -> None:
     assert shown[("z",)] == "This field is required."
     assert shown[("k",)] == "Must be text or a whole number."
     assert "date-time" not in shown.get(("d",), "")
+
+
+VARIANTS = {
+    "type": "object",
+    "properties": {
+        "x": {
+            "anyOf": [
+                {"type": "string", "format": "date-time"},
+                {"type": "array", "items": {"type": "integer"}},
+                {"type": "object", "properties": {"page_id": {"type": "string"}}, "required": ["page_id"]},
+                {"title": "Their own words", "type": "boolean"},
+            ]
+        }
+    },
+    "required": ["x"],
+}
+
+
+def picker_items(qtbot: QtBot) -> list[str]:
+    from app.ui.forms.container_editors import VariantEditor
+
+    form = FormWidget(VARIANTS)
+    qtbot.addWidget(form)
+    row = form.root.child_row("x")
+    assert row is not None
+    row.ensure_built()
+    (editor,) = form.findChildren(VariantEditor)
+    return [editor.picker.itemText(i) for i in range(editor.picker.count())]
+
+
+def test_made_up_titles_of_alternatives_are_words_for_people(qtbot: QtBot) -> None:
+    assert picker_items(qtbot) == [
+        "Text (date and time)",
+        "List of whole numbers",
+        "With page id",
+        "Their own words",
+    ]
+
+
+def test_made_up_titles_of_alternatives_in_chinese(qtbot: QtBot, zh_cn: None) -> None:
+    assert picker_items(qtbot) == ["文字（日期和时间）", "整数列表", "包含 page id", "Their own words"]

@@ -23,6 +23,7 @@ from app.forms.registry import build_field
 from app.forms.values import MISSING, json_equal
 from app.ui.forms.base import fill, hbox, plain_label, vbox
 from app.ui.forms.editor import EditorMixin, FormEnv, Row, register_editor
+from app.ui.forms.messages import variant_title
 from app.ui.forms.row import FieldRow
 from app.ui.forms.scalar_editors import _NoWheelCombo, choice_label
 from app.ui.safe_text import visible_line
@@ -617,7 +618,7 @@ class VariantEditor(QWidget, EditorMixin):
         line = hbox(None)
         self.kind_label = plain_label(self.tr("Kind:"), self, wrap=False)
         self.picker = _NoWheelCombo(self)
-        self.picker.addItems([visible_line(v.title) for v in field.variants])
+        self.picker.addItems([visible_line(variant_title(v)) for v in field.variants])
         self.picker.setMaxVisibleItems(20)
         self.picker.setSizeAdjustPolicy(_NoWheelCombo.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.picker.setMinimumContentsLength(16)

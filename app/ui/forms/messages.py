@@ -1,8 +1,9 @@
-"""Validation problems in the person's language.
+"""The form model's own words in the person's language: validation problems and made-up titles.
 
-The form model (app.forms, no Qt) says what is wrong in English, with the failing keyword and the
-schema's value for it (`FieldError.keyword`, `.detail`). Here each common keyword gets its sentence
-through `tr`, with the plural forms of the language; anything else keeps the model's English.
+The form model (app.forms, no Qt) speaks English. It says what is wrong with the failing keyword and
+the schema's value for it (`FieldError.keyword`, `.detail`), and how it named an alternative the
+schema left untitled (`Variant.words`). Here each gets its sentence through `tr`, with the plural
+forms of the language; anything else keeps the model's English, and the server's words stay its own.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 from PySide6.QtCore import QObject
 
 from app.forms import FieldError
+from app.forms.fields import Variant
 from app.forms.registry import FORMAT_TITLES
 from app.forms.validation import PATTERN_TOO_SLOW
 from app.forms.values import dumps
@@ -125,3 +127,82 @@ def error_text(error: FieldError) -> str:
     if _WORDS is None:
         _WORDS = ErrorWords()
     return _WORDS.text(error)
+
+
+class TitleWords(QObject):
+    """Titles the form made up for untitled alternatives ("Text", "List of numbers", "Option 2")."""
+
+    def title(self, variant: Variant) -> str:
+        words = variant.words
+        found = self._title(words) if words else None
+        if found is None:
+            return variant.title
+        return f"{found} ({variant.number})" if variant.number is not None else found
+
+    def _title(self, words: tuple[str, ...]) -> str | None:
+        kind, args = words[0], words[1:]
+        if kind == "type" and args:
+            return self.type_title(args[0])
+        if kind == "from a list" and args:
+            return fill(self.tr("%1 (from a list)"), self.type_title(args[0]))
+        if kind == "list of" and args:
+            return fill(self.tr("List of %1"), self.type_plural(args[0]))
+        if kind == "format" and len(args) == 2:
+            return fill(self.tr("%1 (%2)"), self.type_title(args[0]), self._format(args[1]))
+        if kind == "with" and args:
+            return fill(self.tr("With %1"), args[0])  # the property names: the server's words
+        if kind == "kinds" and args:
+            return self.tr("One of %n kind(s)", "", int(args[0]))
+        if kind == "option" and args:
+            return fill(self.tr("Option %1"), args[0])
+        return None
+
+    def type_title(self, name: str) -> str:
+        titles = {
+            "string": self.tr("Text"),
+            "number": self.tr("Number"),
+            "integer": self.tr("Whole number"),
+            "boolean": self.tr("Yes/no"),
+            "object": self.tr("Group of fields"),
+            "array": self.tr("List"),
+            "null": self.tr("Nothing"),
+        }
+        return titles.get(name, name)
+
+    def type_plural(self, name: str) -> str:
+        plurals = {
+            "string": self.tr("texts"),
+            "number": self.tr("numbers"),
+            "integer": self.tr("whole numbers"),
+            "boolean": self.tr("yes/no values"),
+            "object": self.tr("groups of fields"),
+            "array": self.tr("lists"),
+            "null": self.tr("empty values"),
+        }
+        return plurals.get(name, name)
+
+    def _format(self, name: str) -> str:
+        formats = {
+            "date": self.tr("date"),
+            "date-time": self.tr("date and time"),
+            "time": self.tr("time"),
+            "email": self.tr("e-mail address"),
+            "idn-email": self.tr("e-mail address"),
+            "uri": self.tr("web address"),
+            "url": self.tr("web address"),
+            "iri": self.tr("web address"),
+            "uuid": self.tr("id"),
+            "password": self.tr("password"),
+        }
+        return formats.get(name, name)
+
+
+_TITLES: TitleWords | None = None
+
+
+def variant_title(variant: Variant) -> str:
+    """An alternative's name as shown: the schema's title as it is, a made-up one translated."""
+    global _TITLES
+    if _TITLES is None:
+        _TITLES = TitleWords()
+    return _TITLES.title(variant)

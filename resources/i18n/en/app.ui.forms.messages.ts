@@ -32,4 +32,14 @@
         </translation>
     </message>
 </context>
+<context>
+    <name>TitleWords</name>
+    <message numerus="yes">
+        <source>One of %n kind(s)</source>
+        <translation>
+            <numerusform>One of %n kind</numerusform>
+            <numerusform>One of %n kinds</numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

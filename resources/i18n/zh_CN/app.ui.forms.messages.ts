@@ -140,4 +140,117 @@
         <translation>空</translation>
     </message>
 </context>
+<context>
+    <name>TitleWords</name>
+    <message>
+        <source>%1 (from a list)</source>
+        <translation>%1（从列表中选择）</translation>
+    </message>
+    <message>
+        <source>List of %1</source>
+        <translation>%1列表</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>With %1</source>
+        <translation>包含 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>One of %n kind(s)</source>
+        <translation>
+            <numerusform>%n 种类型之一</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Option %1</source>
+        <translation>选项 %1</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>文字</translation>
+    </message>
+    <message>
+        <source>Number</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <source>Whole number</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <source>Yes/no</source>
+        <translation>是/否</translation>
+    </message>
+    <message>
+        <source>Group of fields</source>
+        <translation>一组字段</translation>
+    </message>
+    <message>
+        <source>List</source>
+        <translation>列表</translation>
+    </message>
+    <message>
+        <source>Nothing</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>texts</source>
+        <translation>文字</translation>
+    </message>
+    <message>
+        <source>numbers</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <source>whole numbers</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <source>yes/no values</source>
+        <translation>是/否</translation>
+    </message>
+    <message>
+        <source>groups of fields</source>
+        <translation>字段组</translation>
+    </message>
+    <message>
+        <source>lists</source>
+        <translation>列表</translation>
+    </message>
+    <message>
+        <source>empty values</source>
+        <translation>空值</translation>
+    </message>
+    <message>
+        <source>date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>date and time</source>
+        <translation>日期和时间</translation>
+    </message>
+    <message>
+        <source>time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>e-mail address</source>
+        <translation>电子邮件地址</translation>
+    </message>
+    <message>
+        <source>web address</source>
+        <translation>网址</translation>
+    </message>
+    <message>
+        <source>id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>password</source>
+        <translation>密码</translation>
+    </message>
+</context>
 </TS>
