@@ -426,12 +426,27 @@ class NumberEditor(QLineEdit, EditorMixin):
         assert isinstance(field, NumberField)
         self.field: NumberField = field
         self.env = env
-        hint = field.bounds_text()
+        hint = self._bounds(field)
         kind = self.tr("whole number") if field.integer else self.tr("number")
         self.setPlaceholderText(_placeholder(field, hint or kind))
         if hint:
             self.setToolTip(hint)
         self.textEdited.connect(self._edited)
+
+    def _bounds(self, field: NumberField) -> str:
+        """ "≥ 1, ≤ 10, step 2": the model's `bounds_text()`, with the word in the person's language."""
+        parts = []
+        for sign, bound in (
+            ("≥", field.minimum),
+            (">", field.exclusive_minimum),
+            ("≤", field.maximum),
+            ("<", field.exclusive_maximum),
+        ):
+            if bound is not None:
+                parts.append(f"{sign} {dumps(bound)}")
+        if field.step is not None:
+            parts.append(fill(self.tr("step %1"), dumps(field.step)))
+        return ", ".join(parts)
 
     def value(self) -> Any:
         text = self.text().strip()

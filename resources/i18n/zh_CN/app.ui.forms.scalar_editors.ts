@@ -76,6 +76,10 @@
         <translation>数字</translation>
     </message>
     <message>
+        <source>step %1</source>
+        <translation>步长 %1</translation>
+    </message>
+    <message>
         <source>Enter a whole number.</source>
         <translation>请输入整数。</translation>
     </message>
