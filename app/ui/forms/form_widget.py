@@ -34,6 +34,8 @@ class FormWidget(QWidget):
     """A form for a tool's `inputSchema` (any JSON Schema): fields, and the same arguments as JSON.
 
     Enter in a field never reaches a dialog's default button (it does not run the tool); Ctrl+Enter does.
+    The Form/JSON tabs and the schema behind each field (tooltips) show in developer mode only.
+    `set_completer(fn)` offers suggestions in text fields as the person types.
 
     Signals:
     value_changed(): the arguments changed: edited in the fields or the JSON view, or by `set_value()`.
