@@ -679,7 +679,7 @@ class JsonEditor(_PlainTextEditor):
 
     def __init__(self, field: Field, env: FormEnv, parent: QWidget | None = None) -> None:
         super().__init__(field, env, parent, fixed_font=True)
-        hint = self.tr('JSON value, e.g. "text", 42, true, ["a", "b"] or {"key": "value"}')
+        hint = self.tr('JSON value, e.g. "text", 42, true, ["a", "b"] or {"name": "value"}')
         reason = field.reason if isinstance(field, JsonField) else ""
         if reason:
             tip = self.tr("Typed as JSON: the form has no fields for this part of the tool's input.")

@@ -45,8 +45,8 @@
 <context>
     <name>JsonEditor</name>
     <message>
-        <source>JSON value, e.g. &quot;text&quot;, 42, true, [&quot;a&quot;, &quot;b&quot;] or {&quot;key&quot;: &quot;value&quot;}</source>
-        <translation>JSON 值，例如 &quot;文字&quot;、42、true、[&quot;a&quot;, &quot;b&quot;] 或 {&quot;key&quot;: &quot;value&quot;}</translation>
+        <source>JSON value, e.g. &quot;text&quot;, 42, true, [&quot;a&quot;, &quot;b&quot;] or {&quot;name&quot;: &quot;value&quot;}</source>
+        <translation>JSON 值，例如 &quot;文字&quot;、42、true、[&quot;a&quot;, &quot;b&quot;] 或 {&quot;name&quot;: &quot;value&quot;}</translation>
     </message>
     <message>
         <source>Typed as JSON: the form has no fields for this part of the tool&apos;s input.</source>
