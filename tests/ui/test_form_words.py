@@ -196,3 +196,30 @@ def test_error_and_help_colours_follow_the_scheme(qtbot: QtBot) -> None:
         assert help_label.palette().color(QPalette.ColorRole.WindowText) == QColor("#9aa0a6")
     finally:
         QApplication.setPalette(light)
+
+
+def test_a_part_typed_as_json_names_the_schema_keyword_only_in_developer_mode(qtbot: QtBot) -> None:
+    from app.ui.forms.scalar_editors import JsonEditor
+
+    schema = {"type": "object", "properties": {"rule": {"if": {"type": "string"}, "then": {"minLength": 2}}}}
+
+    def tooltip() -> str:
+        form = FormWidget(schema)
+        qtbot.addWidget(form)
+        (editor,) = form.findChildren(JsonEditor)
+        return editor.toolTip()
+
+    assert "Typed as JSON" in tooltip() and "if/then/else" not in tooltip()
+    developer_mode().set_enabled(True)
+    assert "if/then/else" in tooltip()
+
+
+def test_the_elicitation_dialog_names_the_server(qtbot: QtBot) -> None:
+    from app.ui.forms.elicitation_dialog import ElicitationDialog
+
+    named = ElicitationDialog("Which table?", {"type": "object"}, server="demo")
+    qtbot.addWidget(named)
+    assert named.windowTitle() == "demo asks for information"
+    anonymous = ElicitationDialog("Which table?", {"type": "object"})
+    qtbot.addWidget(anonymous)
+    assert anonymous.windowTitle() == "A server asks for information"
