@@ -268,6 +268,12 @@ class ObjectField(Field):
 class Variant:
     title: str
     schema: Any
+    words: tuple[str, ...] = ()
+    """When the title is made up by the form (the schema gives none): what it says, for a view to word
+    it in the person's language — ("type", T), ("from a list", T), ("list of", T), ("format", T, F),
+    ("with", "names"), ("kinds", "N"), ("option", "N"). Empty: the title is the schema's own words."""
+    number: int | None = None
+    """Set when the title got " (N)" to tell two equal titles apart."""
 
 
 @dataclass(eq=False)

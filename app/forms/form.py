@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 from jsonschema.exceptions import ValidationError
 
 from app.forms.fields import ArrayField, Field, JsonField, ObjectField, VariantField
-from app.forms.registry import build_field
+from app.forms.registry import FORMAT_TITLES, build_field
 from app.forms.resolve import SchemaContext
 from app.forms.validation import PATTERN_TOO_SLOW, PATTERN_TOO_SLOW_MESSAGE, make_validator, pattern_budget
 from app.forms.values import MISSING, dumps
@@ -29,6 +29,9 @@ class FieldError:
     message: str
     keyword: str = ""
     """The JSON Schema keyword that failed (`required`, `minimum`, ...), or `json` for unreadable JSON."""
+    detail: Any = field(default=None, compare=False, hash=False)
+    """The schema's value for that keyword (the minimum, the format...), so a view can word the message
+    in the person's language; `message` is the English sentence."""
 
 
 _MAX_MESSAGE = 240
@@ -40,7 +43,7 @@ _TYPE_NAMES = {
     "boolean": "yes or no",
     "object": "an object",
     "array": "a list",
-    "null": "empty (null)",
+    "null": "empty",
 }
 
 
@@ -62,7 +65,11 @@ _MESSAGES: dict[str, Any] = {
     "exclusiveMaximum": lambda e: f"Must be less than {dumps(e.validator_value)}.",
     "multipleOf": lambda e: f"Must be a multiple of {dumps(e.validator_value)}.",
     "pattern": lambda e: f"Must match the pattern {e.validator_value}"[:_MAX_MESSAGE],
-    "format": lambda e: f"Not a valid {e.validator_value}.",
+    "format": lambda e: (
+        f"Not a valid {FORMAT_TITLES[e.validator_value]}."
+        if e.validator_value in FORMAT_TITLES
+        else "This value does not have the expected form."
+    ),
     "uniqueItems": lambda e: "Items must all be different.",
     "additionalProperties": lambda e: e.message[:_MAX_MESSAGE],
     PATTERN_TOO_SLOW: lambda e: PATTERN_TOO_SLOW_MESSAGE,
@@ -150,12 +157,12 @@ class Form:
             # jsonschema reports each missing name separately but with the whole list; duplicates are
             # dropped by validate().
             for name in missing or [""]:
-                yield FieldError((*path, name) if name else path, _message(error), "required")
+                yield FieldError((*path, name) if name else path, _message(error), "required", name)
             return
         if error.validator in ("anyOf", "oneOf") and error.context:
             yield from self._branch_errors(error, path)
             return
-        yield FieldError(path, _message(error), str(error.validator))
+        yield FieldError(path, _message(error), str(error.validator), error.validator_value)
 
     def _branch_errors(self, error: ValidationError, path: Path) -> Iterable[FieldError]:
         """For "not valid under any of the given schemas": the errors of the alternative that came closest."""
@@ -173,10 +180,14 @@ class Form:
         )
         if error.validator == "oneOf" and len(by_branch) < len(error.validator_value or []):
             # More than one alternative matched: the value is ambiguous, not wrong in a field.
-            yield FieldError(path, "The value matches more than one of the alternatives.", "oneOf")
+            yield FieldError(
+                path, "The value matches more than one of the alternatives.", "oneOf", "ambiguous"
+            )
             return
         if all(e.validator in ("type", "const", "enum") and not e.relative_path for e in best):
-            yield FieldError(path, "The value does not fit any of the allowed forms.", str(error.validator))
+            yield FieldError(
+                path, "The value does not fit any of the allowed forms.", str(error.validator), "no fit"
+            )
             return
         for sub in best:
             yield from self._flatten(sub)

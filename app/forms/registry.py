@@ -81,8 +81,22 @@ TYPE_TITLES = {
     "boolean": "Yes/no",
     "object": "Object",
     "array": "List",
-    "null": "Nothing (null)",
+    "null": "Nothing",
 }
+
+FORMAT_TITLES = {
+    "date": "date",
+    "date-time": "date and time",
+    "time": "time",
+    "email": "e-mail address",
+    "idn-email": "e-mail address",
+    "uri": "web address",
+    "url": "web address",
+    "iri": "web address",
+    "uuid": "id",
+    "password": "password",
+}
+"""Words for a `format` in an alternative's title ("Text (date)"); other format names are not shown."""
 
 # --- variants ----------------------------------------------------------------------------------------
 
@@ -557,44 +571,47 @@ def _object(spec: Spec) -> Field:
 
 def _variant_title(
     branch: Schema, raw: Any, index: int, discriminator: str | None, ctx: SchemaContext
-) -> str:
-    """A name for one alternative in the picker, from the alternative itself (not its surroundings)."""
+) -> tuple[str, tuple[str, ...]]:
+    """A name for one alternative in the picker, from the alternative itself (not its surroundings),
+    and, when the name is made up here rather than the schema's, its words (`Variant.words`)."""
     if isinstance(branch.get("title"), str) and branch["title"].strip():
-        return str(branch["title"])
+        return str(branch["title"]), ()
     if discriminator is not None:
         value = _const_of(ctx, (branch.get("properties") or {}).get(discriminator))
         if value is not MISSING:
-            return _choice_label(value)
+            return _choice_label(value), ()
     if isinstance(raw, dict) and isinstance(raw.get("$ref"), str):
-        return humanise(
-            raw["$ref"].rsplit("/", 1)[-1]
-        )  # "#/$defs/pageIdParentRequest" -> "Page id parent request"
+        # "#/$defs/pageIdParentRequest" -> "Page id parent request"
+        return humanise(raw["$ref"].rsplit("/", 1)[-1]), ()
     type_ = branch.get("type")
     for name, sub in (branch.get("properties") or {}).items():
         value = _const_of(ctx, sub)
         if value is not MISSING and isinstance(value, str | int | float | bool):
-            return f"{humanise(str(name))}: {_choice_label(value)}"  # a lone fixed value names it well
+            return f"{humanise(str(name))}: {_choice_label(value)}", ()  # a lone fixed value names it well
     if type_ == "object" or (type_ is None and isinstance(branch.get("properties"), dict)):
         names = [n for n in branch.get("required") or [] if isinstance(n, str)]
         names = names or [n for n in branch.get("properties") or {} if isinstance(n, str)]
         if names:
-            return "With " + ", ".join(humanise(n).lower() for n in names[:3])
+            shown = ", ".join(humanise(n).lower() for n in names[:3])
+            return "With " + shown, ("with", shown)
     if isinstance(type_, str) and type_ in TYPE_TITLES:
         title = TYPE_TITLES[type_]
         if isinstance(branch.get("enum"), list):
-            return f"{title} (from a list)"
+            return f"{title} (from a list)", ("from a list", type_)
         if type_ == "array" and isinstance(branch.get("items"), dict):
             inner = branch["items"].get("type")
             if isinstance(inner, str) and inner in TYPE_TITLES:
-                return f"List of {TYPE_TITLES[inner].lower()}"
-        if isinstance(branch.get("format"), str):
-            return f"{title} ({branch['format']})"
-        return title
+                return f"List of {TYPE_TITLES[inner].lower()}", ("list of", inner)
+        if isinstance(branch.get("format"), str) and branch["format"] in FORMAT_TITLES:
+            fmt = branch["format"]
+            return f"{title} ({FORMAT_TITLES[fmt]})", ("format", type_, fmt)
+        return title, ("type", type_)
     if _union_key(branch):
-        return f"One of {len(branch[_union_key(branch) or ''])} kinds"
+        count = len(branch[_union_key(branch) or ""])
+        return f"One of {count} kinds", ("kinds", str(count))
     if isinstance(branch.get("description"), str) and 0 < len(branch["description"]) <= 60:
-        return str(branch["description"])
-    return f"Option {index + 1}"
+        return str(branch["description"]), ()
+    return f"Option {index + 1}", ("option", str(index + 1))
 
 
 def _const_of(ctx: SchemaContext, node: Any) -> Any:
@@ -645,12 +662,16 @@ def _union_variants(ctx: SchemaContext, schema: Schema) -> tuple[list[Variant], 
                 branches.append({**siblings, "$comment": "unresolvable", "not": {}})
     discriminator = _find_discriminator(ctx, branches)
     titles: list[str] = []
-    for i, (mine, raw) in enumerate(zip(own, raws, strict=True)):
-        title = _variant_title(mine, raw, i, discriminator, ctx)
+    variants: list[Variant] = []
+    for i, (mine, raw, branch) in enumerate(zip(own, raws, branches, strict=True)):
+        title, words = _variant_title(mine, raw, i, discriminator, ctx)
+        base, number = title, None
         while title in titles:
-            title = f"{title} ({i + 1})"
+            number = i + 1
+            title = f"{title} ({number})"
         titles.append(title)
-    return [Variant(t, b) for t, b in zip(titles, branches, strict=True)], discriminator
+        variants.append(Variant(title, branch, words, number if title != base else None))
+    return variants, discriminator
 
 
 @register_field("variants")

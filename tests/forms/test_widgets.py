@@ -131,7 +131,8 @@ def test_big_integer_and_number_steps(qtbot: QtBot) -> None:
 def test_nullable_null_is_distinct_from_omitted(qtbot: QtBot) -> None:
     w = make(qtbot, obj({"s": {"anyOf": [{"type": "string"}, {"type": "null"}]}}))
     assert w.value() == {}
-    null = next(b for b in w.findChildren(QAbstractButton) if b.accessibleName() == "Send null for S")
+    null = next(b for b in w.findChildren(QAbstractButton) if b.accessibleName() == "S is not set")
+    assert null.text() == "Not set"
     null.click()
     assert w.value() == {"s": None}
     assert not line(w, "s").isEnabled()
@@ -145,7 +146,7 @@ def test_enum_choice_with_null_and_const(qtbot: QtBot) -> None:
     w = make(qtbot, obj({"e": {"enum": ["a", None, 1]}, "k": {"const": "fixed"}}, ["k"]))
     combo = row(w, "e").editor
     assert isinstance(combo, QComboBox)
-    assert [combo.itemText(i) for i in range(combo.count())] == ["(not set)", "a", "null", "1"]
+    assert [combo.itemText(i) for i in range(combo.count())] == ["Not set", "a", "Empty", "1"]
     combo.setCurrentIndex(2)
     combo.activated.emit(2)
     assert w.value() == {"e": None, "k": "fixed"}
@@ -601,7 +602,7 @@ def test_default_null_is_not_shown_as_a_default(qtbot: QtBot) -> None:
     )
     assert row(w, "s").editor.line.placeholderText() == "YYYY-MM-DD"
     assert "null" not in line(w, "n").placeholderText()
-    assert row(w, "e").editor.itemText(0) == "(not set)"
+    assert row(w, "e").editor.itemText(0) == "Not set"
     assert w.value() == {}
 
 

@@ -41,7 +41,7 @@ def texts(form: FormWidget) -> list[str]:
 
 
 def add_buttons(form: FormWidget) -> list[QPushButton]:
-    return [b for b in form.findChildren(QPushButton) if b.text() == "Add entry"]
+    return [b for b in form.findChildren(QPushButton) if b.text() == "Add an entry"]
 
 
 def test_the_corpus_has_tools_without_input() -> None:

@@ -1,122 +1,63 @@
-"""The editor registry and what every editor shares.
-
-An *editor* shows one field's value (a line edit, a combo box, a group of rows...). A `FieldRow` (row.py)
-wraps it with the label, help, required mark, the "null" toggle, "clear" and the error text. Editors are
-found by field kind in `EDITORS`; `register_editor("kind")` adds or replaces one.
+"""What the form's widgets share and nothing else: plain-text labels, help, error and hint colours,
+`fill` for translated placeholders, layouts. It imports no other module of `app.ui.forms`: the editor
+registry and its interface live in `editor.py`, the rows in `row.py` (imports go one way:
+base <- editor <- row <- container_editors <- form_widget).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+import re
 
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
-from app.forms import Field, Form
+from app.forms import Field
 from app.forms.links import Link, links_note, split_links
-from app.forms.values import MISSING
+from app.ui import theme
 from app.ui.safe_text import PlainLabel, plain_tooltip
-
-if TYPE_CHECKING:
-    from app.ui.forms.row import FieldRow
 
 logger = logging.getLogger(__name__)
 
-EditorFactory = Callable[[Field, "FormEnv", QWidget | None], "QWidget"]
-EDITORS: dict[str, type] = {}
-"""Field kind -> editor class (a QWidget with the `EditorMixin` interface)."""
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:
+    """Marks `text` for translation in `context` where it is defined; typed `str` (PySide6's is
+    `object`). Translate it where it is shown: `QCoreApplication.translate(context, text)`."""
+    return text
 
 
-def register_editor(*kinds: str) -> Callable[[type], type]:
-    def wrap(cls: type) -> type:
-        for kind in kinds:
-            EDITORS[kind] = cls
-        return cls
-
-    return wrap
+_PLACEHOLDER = re.compile(r"%([1-9])")
 
 
-class FormEnv:
-    """What all editors of one `FormWidget` share: the form model and a hook for layout changes."""
-
-    def __init__(self, form: Form) -> None:
-        self.form = form
-        self.structure_changed: Callable[[], None] = lambda: None
-        """Called when rows appear, move or vanish (the form re-threads the tab order)."""
-        self.empty_text = QCoreApplication.translate("FormWidget", "This tool needs no input.")
-        """Shown when the arguments have no fields at all (an elicitation form says something else)."""
-
-    def make_editor(self, field: Field, parent: QWidget | None) -> Any:
-        cls = EDITORS.get(field.kind) or EDITORS["json"]
-        return cls(field, self, parent)
-
-    def make_row(self, field: Field, parent: QWidget | None, **options: Any) -> FieldRow:
-        from app.ui.forms.row import FieldRow
-
-        return FieldRow(field, self, parent, **options)
+def fill(template: str, *values: str) -> str:
+    """`template` with `%1`, `%2`... replaced by `values` in one pass (a value's own "%2" stays)."""
+    return _PLACEHOLDER.sub(lambda m: values[int(m[1]) - 1] if int(m[1]) <= len(values) else m[0], template)
 
 
-class EditorMixin:
-    """The interface of every editor (mixed into a QWidget subclass).
-
-    `value()` returns MISSING when the editor is empty; `set_value()` is only given values the field
-    `accepts()`; `reset()` returns to the untouched look (the default shown, nothing entered).
-    """
-
-    inline_label = False
-    """True when the editor shows the label itself (a check box's text), so the row shows no label."""
-    container = False
-    """True for editors holding other rows (objects, lists, alternatives): shown in a collapsible group."""
-
-    field: Field
-    env: FormEnv
-
-    def notify(self) -> None:
-        """Called when the user changed the value; the owning row replaces it with its own handler.
-
-        Internal changes travel through plain callbacks, not Qt signals: connecting a signal to a Python
-        slot costs about 0.1 ms, and a large form has hundreds of them.
-        """
-
-    def _edited(self, *_args: Any) -> None:
-        self.notify()
-
-    def value(self) -> Any:
-        raise NotImplementedError
-
-    def set_value(self, value: Any) -> None:
-        raise NotImplementedError
-
-    def reset(self) -> None:
-        raise NotImplementedError
-
-    def is_empty(self) -> bool:
-        return self.value() is MISSING
-
-    def focus_chain(self) -> list[QWidget]:
-        return [self] if isinstance(self, QWidget) else []
-
-    def set_access_name(self, name: str) -> None:
-        if isinstance(self, QWidget):
-            self.setAccessibleName(name)
-
-    def child_row(self, key: str | int) -> FieldRow | None:
-        return None
-
-    def child_items(self) -> list[tuple[str | int | None, FieldRow]]:
-        """Rows inside this editor with their key in the value (None: same place, as for alternatives)."""
-        return []
-
-    def local_errors(self) -> list[str]:
-        """Problems only the editor knows (text that is not a number, JSON that does not parse)."""
-        return []
-
-    def set_enabled_for_value(self, enabled: bool) -> None:
-        if isinstance(self, QWidget):
-            self.setEnabled(enabled)
+def schema_note(field: Field) -> str:
+    """The schema words behind a field (type, format, alternatives...), for developer mode's tooltips
+    only: people see "Not set", "Kind", "More entries"; a developer sees what the server declared."""
+    schema = field.schema if isinstance(field.schema, dict) else {}
+    parts: list[str] = []
+    if field.name:
+        parts.append(f"property: {field.name}")
+    declared = schema.get("type")
+    if isinstance(declared, str | list):
+        parts.append(f"type: {declared if isinstance(declared, str) else ' | '.join(map(str, declared))}")
+    for key in ("format", "pattern", "contentMediaType"):
+        if isinstance(schema.get(key), str):
+            parts.append(f"{key}: {schema[key]}")
+    for key in ("oneOf", "anyOf", "allOf", "enum", "const", "additionalProperties"):
+        if key in schema:
+            parts.append(key)
+    if field.nullable:
+        parts.append("nullable (Not set = null)")
+    reason = getattr(field, "reason", "")
+    if reason:
+        parts.append(f"edited as JSON: {reason}")
+    parts.append(f"editor: {field.kind}")
+    return "\n".join(parts)
 
 
 # --- plain-text labels -------------------------------------------------------------------------------
@@ -132,32 +73,51 @@ def plain_label(text: str, parent: QWidget | None = None, *, wrap: bool = True) 
     return label
 
 
-_ERROR_PALETTE: QPalette | None = None
+_PALETTES: dict[tuple[str, int], QPalette] = {}
+"""Shared label palettes by (what, the application palette's key): one per scheme, not one per label
+(a style sheet per label would make every row slower to build)."""
+
+
+def _label_palette(what: str) -> QPalette:
+    base = QGuiApplication.palette()
+    key = (what, base.cacheKey())
+    palette = _PALETTES.get(key)
+    if palette is None:
+        palette = QPalette(base)
+        if what == "error":
+            # theme.py's error text colour: dark red on a light window, a light red on a dark one.
+            colour = QColor(theme.colours("error", base)[1])
+        else:
+            colour = base.color(QPalette.ColorRole.PlaceholderText)
+        palette.setColor(QPalette.ColorRole.WindowText, colour)
+        if len(_PALETTES) > 8:  # schemes switched back and forth: keep only the current ones
+            _PALETTES.clear()
+        _PALETTES[key] = palette
+    return palette
 
 
 def mark_as_error(label: QLabel) -> None:
-    """Error text colour through a shared palette (style sheets make every widget slower to build)."""
-    global _ERROR_PALETTE
-    if _ERROR_PALETTE is None:
-        _ERROR_PALETTE = QPalette(label.palette())
-        # Dark red reads on a light window only; a dark one gets a lighter red (both pass 4.5:1).
-        dark = _ERROR_PALETTE.color(QPalette.ColorRole.Window).lightnessF() < 0.5
-        _ERROR_PALETTE.setColor(QPalette.ColorRole.WindowText, QColor("#ff8a80" if dark else "#b00020"))
-    label.setPalette(_ERROR_PALETTE)
-
-
-_HINT_PALETTE: QPalette | None = None
+    """Error text in theme.py's error colour for the current scheme. Call again on a palette change
+    (`remark_labels`): the colour is fixed when set."""
+    label.setProperty("formMark", "error")
+    label.setPalette(_label_palette("error"))
 
 
 def mark_as_hint(label: QLabel) -> None:
-    """Help text in the placeholder colour, through one shared palette (cheaper than a role change)."""
-    global _HINT_PALETTE
-    if _HINT_PALETTE is None:
-        _HINT_PALETTE = QPalette(label.palette())
-        _HINT_PALETTE.setColor(
-            QPalette.ColorRole.WindowText, _HINT_PALETTE.color(QPalette.ColorRole.PlaceholderText)
-        )
-    label.setPalette(_HINT_PALETTE)
+    """Help text in the placeholder colour of the current scheme (again on a palette change)."""
+    label.setProperty("formMark", "hint")
+    label.setPalette(_label_palette("hint"))
+
+
+def remark_labels(widget: QWidget) -> None:
+    """After the scheme changed (light <-> dark): error and help labels under `widget` take the new
+    scheme's colours (their text colour was fixed when marked)."""
+    for label in widget.findChildren(QLabel):
+        mark = label.property("formMark")
+        if mark == "error":
+            mark_as_error(label)
+        elif mark == "hint":
+            mark_as_hint(label)
 
 
 class HelpText(QWidget):
@@ -173,14 +133,14 @@ class HelpText(QWidget):
         self.label.setObjectName("formHelp")
         self.label.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         mark_as_hint(self.label)
-        self.label.setAccessibleName(f"Help for {owner}")
+        self.label.setAccessibleName(fill(self.tr("Help for %1"), owner))
         layout.addWidget(self.label, 1)
         self.more: QToolButton | None = None
         if len(self._text) > HELP_PREVIEW_CHARS or self._text.count("\n") > 2:
             self.more = QToolButton(self)
             self.more.setAutoRaise(True)
             self.more.setCheckable(True)
-            self.more.setAccessibleName(f"Show all help for {owner}")
+            self.more.setAccessibleName(fill(self.tr("Show all help for %1"), owner))
             self.more.toggled.connect(self._show)
             layout.addWidget(self.more, 0, Qt.AlignmentFlag.AlignTop)
         self._show(False)
@@ -193,7 +153,7 @@ class HelpText(QWidget):
             cut = first[:HELP_PREVIEW_CHARS].rstrip()
             self.label.setText(cut + "…")
         if self.more is not None:
-            self.more.setText("Less" if full else "More")
+            self.more.setText(self.tr("Less") if full else self.tr("More"))
 
     @property
     def expanded(self) -> bool:
@@ -213,7 +173,7 @@ def make_help(text: str, owner: str, parent: QWidget | None = None) -> QWidget:
         label = plain_label(text, parent)
         label.setObjectName("formHelp")
         mark_as_hint(label)
-        label.setAccessibleName(f"Help for {owner}")
+        label.setAccessibleName(fill(QCoreApplication.translate("HelpText", "Help for %1"), owner))
         widget = label
     if links:
         intro = QCoreApplication.translate("FormWidget", "Addresses mentioned here:")

@@ -6,7 +6,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Slot
 from PySide6.QtWidgets import (
     QFrame,
     QLabel,
@@ -21,13 +21,42 @@ from PySide6.QtWidgets import (
 from app.forms import ArrayField, Field, MultiChoiceField, ObjectField, VariantField
 from app.forms.registry import build_field
 from app.forms.values import MISSING, json_equal
-from app.ui.forms.base import EditorMixin, FormEnv, hbox, plain_label, register_editor, vbox
+from app.ui.forms.base import fill, hbox, plain_label, vbox
+from app.ui.forms.editor import EditorMixin, FormEnv, Row, register_editor
+from app.ui.forms.messages import variant_title
 from app.ui.forms.row import FieldRow
-from app.ui.forms.scalar_editors import _NoWheelCombo
+from app.ui.forms.scalar_editors import _NoWheelCombo, choice_label
 from app.ui.safe_text import visible_line
 from app.ui.widgets import tool_button
 
 logger = logging.getLogger(__name__)
+
+
+class ListHint(QObject):
+    """Words for how many entries a list takes, with the plural forms of the language ("%n" is only
+    found as a plural by lupdate in `self.tr`, hence a QObject)."""
+
+    def text(self, least: int | None, most: int | None) -> str:
+        parts = []
+        if least:
+            parts.append(self.tr("at least %n item(s)", "", least))
+        if most is not None:
+            parts.append(self.tr("at most %n item(s)", "", most))
+        if len(parts) == 2:
+            return fill(self.tr("Choose %1 and %2"), *parts)
+        return fill(self.tr("Choose %1"), parts[0]) if parts else ""
+
+
+_LIST_HINT: ListHint | None = None
+
+
+def _count_hint(least: int | None, most: int | None) -> str:
+    global _LIST_HINT
+    if not least and most is None:
+        return ""
+    if _LIST_HINT is None:
+        _LIST_HINT = ListHint()
+    return _LIST_HINT.text(least, most)
 
 
 def _indent(widget: QWidget) -> None:
@@ -38,13 +67,13 @@ def _indent(widget: QWidget) -> None:
 class _Entries(QWidget):
     """Rows with "move up / move down / remove" buttons and an "Add" button: shared by lists and maps."""
 
-    def __init__(self, owner: str, add_text: str, parent: QWidget | None = None) -> None:
+    def __init__(self, owner: str, add_text: str, add_name: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.owner = owner
         self._layout = vbox(self, 4)
         self.entries: list[QWidget] = []
         self.add_button = QPushButton(add_text, self)
-        self.add_button.setAccessibleName(f"{add_text} to {owner}")
+        self.add_button.setAccessibleName(add_name)
         self.add_button.setAutoDefault(False)
         line = hbox(None)
         line.addWidget(self.add_button)
@@ -95,7 +124,7 @@ class ObjectEditor(QFrame, EditorMixin):
         assert isinstance(field, ObjectField)
         self.field: ObjectField = field
         self.env = env
-        self.row: FieldRow | None = None
+        self._label = field.label
         path = parent.path if isinstance(parent, FieldRow) else field.path
         self.path = path
         if path:
@@ -111,7 +140,7 @@ class ObjectEditor(QFrame, EditorMixin):
         self._build_rows(FIRST_ROWS)
         self.map: MapEditor | None = None
         if field.additional_field is not None:
-            self._make_map(field.additional_field, "Other properties")
+            self._make_map(field.additional_field)
         self.empty_note: QLabel | None = None
         if not field.properties and field.additional_field is None:
             # The arguments themselves: a tool that takes nothing. Say so, so nobody looks for a field.
@@ -125,7 +154,7 @@ class ObjectEditor(QFrame, EditorMixin):
     def _build_rows(self, count: int) -> None:
         for prop in self._todo[:count]:
             name = prop.name or ""
-            row = self.env.make_row(prop, self, path=(*self.path, name))
+            row = FieldRow(prop, self.env, self, path=(*self.path, name))
             if name in self._pending:
                 row.set_value(self._pending.pop(name))
             row.on_changed = self._edited
@@ -156,8 +185,11 @@ class ObjectEditor(QFrame, EditorMixin):
             return self._pending[name]
         return prop.initial_value() if prop.required else MISSING
 
-    def _make_map(self, value_field: Field, title: str) -> MapEditor:
+    def _make_map(self, value_field: Field) -> MapEditor:
         if self.map is None:
+            # Named fields above, free entries (name and value) below: "More entries", never the
+            # schema's "additional properties".
+            title = self.tr("More entries") if self.field.properties else ""
             self.map = MapEditor(
                 value_field, self.env, self, owner=self.row_label(), path=self.path, title=title
             )
@@ -167,7 +199,7 @@ class ObjectEditor(QFrame, EditorMixin):
         return self.map
 
     def row_label(self) -> str:
-        return self.row.label_text if self.row is not None else self.field.label
+        return self._label
 
     def value(self) -> Any:
         out: dict[str, Any] = {}
@@ -190,7 +222,7 @@ class ObjectEditor(QFrame, EditorMixin):
         extra = {k: v for k, v in value.items() if k not in self._names}
         if extra and self.map is None:
             # Keys the schema does not name are kept and shown, never dropped.
-            self._make_map(build_field(self.env.form.context, {}, None, True, self.path), "Other properties")
+            self._make_map(build_field(self.env.form.context, {}, None, True, self.path))
         if self.map is not None:
             self.map.set_items(extra)
 
@@ -214,8 +246,9 @@ class ObjectEditor(QFrame, EditorMixin):
 
     def set_access_name(self, name: str) -> None:
         self.setAccessibleName(name)
+        self._label = name  # the row's label: extra entries are named after it
 
-    def child_row(self, key: str | int) -> FieldRow | None:
+    def child_row(self, key: str | int) -> Row | None:
         if isinstance(key, str) and key in self._names and key not in self.rows:
             self._build_rows(len(self._todo))
             self.env.structure_changed()
@@ -223,8 +256,8 @@ class ObjectEditor(QFrame, EditorMixin):
             return self.rows[key]
         return self.map.child_row(key) if self.map is not None else None
 
-    def child_items(self) -> list[tuple[str | int | None, FieldRow]]:
-        items: list[tuple[str | int | None, FieldRow]] = list(self.rows.items())
+    def child_items(self) -> list[tuple[str | int | None, Row]]:
+        items: list[tuple[str | int | None, Row]] = list(self.rows.items())
         if self.map is not None:
             items.extend(self.map.child_items())
         return items
@@ -251,9 +284,13 @@ class MapEditor(QWidget):
         self.value_field, self.env, self.owner, self.path = value_field, env, owner, path
         self.on_changed: Callable[[], None] = lambda: None
         layout = vbox(self, 4)
-        heading = plain_label(title, self)
-        layout.addWidget(heading)
-        self.entries = _Entries(owner, "Add entry", self)
+        if title:
+            heading = plain_label(title, self)
+            heading.setObjectName("formMoreEntries")
+            layout.addWidget(heading)
+        self.entries = _Entries(
+            owner, self.tr("Add an entry"), fill(self.tr("Add an entry to %1"), owner), self
+        )
         self.entries.add_button.clicked.connect(self._on_add)
         layout.addWidget(self.entries)
         self._keys: dict[QWidget, QLineEdit] = {}
@@ -264,22 +301,23 @@ class MapEditor(QWidget):
         entry = QWidget(self.entries)
         line = hbox(entry, 4)
         key_edit = QLineEdit(entry)
-        key_edit.setPlaceholderText("name")
+        key_edit.setPlaceholderText(self.tr("name"))
         key_edit.setText(key)
-        key_edit.setAccessibleName(f"Name of entry in {self.owner}")
+        key_edit.setAccessibleName(fill(self.tr("Name of an entry in %1"), self.owner))
         key_edit.setMaximumWidth(220)
         key_edit.textEdited.connect(self._on_key_edited)
-        row = self.env.make_row(
+        row = FieldRow(
             self.value_field,
+            self.env,
             entry,
             path=(*self.path, key),
-            label=f"Value of {key or 'entry'}",
+            label=fill(self.tr("Value of %1"), key) if key else self.tr("Value of the entry"),
             show_header=self.value_field.kind in ("object", "array", "variants"),
         )
         row.set_value(value)
         row.on_changed = lambda: self.on_changed()
-        remove = tool_button("✕", entry, tip="Remove this entry", auto_raise=True)
-        remove.setAccessibleName(f"Remove entry {key} from {self.owner}")
+        remove = tool_button("✕", entry, tip=self.tr("Remove this entry"), auto_raise=True)
+        remove.setAccessibleName(fill(self.tr("Remove entry %1 from %2"), key, self.owner))
         remove.clicked.connect(lambda: self._on_remove(entry))
         line.addWidget(key_edit, 0, Qt.AlignmentFlag.AlignTop)
         line.addWidget(row, 1)
@@ -345,13 +383,13 @@ class MapEditor(QWidget):
         chain.append(self.entries.add_button)
         return chain
 
-    def child_row(self, key: str | int) -> FieldRow | None:
+    def child_row(self, key: str | int) -> Row | None:
         for entry, name in self._names.items():
             if name == key:
                 return self._rows[entry]
         return None
 
-    def child_items(self) -> list[tuple[str | int | None, FieldRow]]:
+    def child_items(self) -> list[tuple[str | int | None, Row]]:
         return [(self._names[e], self._rows[e]) for e in self.entries.entries]
 
 
@@ -366,23 +404,18 @@ class ArrayEditor(QWidget, EditorMixin):
         assert isinstance(field, ArrayField)
         self.field: ArrayField = field
         self.env = env
-        self.row: FieldRow | None = None
         self.path = parent.path if isinstance(parent, FieldRow) else field.path
         _indent(self)
         layout = vbox(self, 4)
         self.owner = field.label
-        self.entries = _Entries(self.owner, "Add item", self)
+        self.entries = _Entries(self.owner, self.tr("Add item"), self._add_name(self.owner), self)
         self.entries.add_button.clicked.connect(self._on_add)
         layout.addWidget(self.entries)
         self._rows: dict[QWidget, FieldRow] = {}
         self._buttons: dict[QWidget, list[QToolButton]] = {}
-        if field.max_items is not None or field.min_items is not None:
-            bounds = []
-            if field.min_items:
-                bounds.append(f"at least {field.min_items}")
-            if field.max_items is not None:
-                bounds.append(f"at most {field.max_items}")
-            self.entries.add_button.setToolTip("Items: " + ", ".join(bounds))
+        tip = _count_hint(field.min_items, field.max_items)
+        if tip:
+            self.entries.add_button.setToolTip(tip)
 
     def _item_is_container(self) -> bool:
         return self.field.item_field.kind in ("object", "array", "variants")
@@ -391,8 +424,9 @@ class ArrayEditor(QWidget, EditorMixin):
         entry = QWidget(self.entries)
         line = hbox(entry, 2)
         index = len(self.entries.entries)
-        row = self.env.make_row(
+        row = FieldRow(
             self.field.item_field,
+            self.env,
             entry,
             path=(*self.path, index),
             label=self._label(index),
@@ -404,9 +438,9 @@ class ArrayEditor(QWidget, EditorMixin):
         line.addWidget(row, 1)
         buttons = []
         for text, tip, handler in (
-            ("↑", "Move up", lambda: self._on_move(entry, -1)),
-            ("↓", "Move down", lambda: self._on_move(entry, 1)),
-            ("✕", "Remove", lambda: self._on_remove(entry)),
+            ("↑", self.tr("Move up"), lambda: self._on_move(entry, -1)),
+            ("↓", self.tr("Move down"), lambda: self._on_move(entry, 1)),
+            ("✕", self.tr("Remove"), lambda: self._on_remove(entry)),
         ):
             button = tool_button(text, entry, tip=tip, auto_raise=True)
             button.clicked.connect(handler)
@@ -419,7 +453,10 @@ class ArrayEditor(QWidget, EditorMixin):
         return entry
 
     def _label(self, index: int) -> str:
-        return f"{self.owner} item {index + 1}"
+        return fill(self.tr("%1 item %2"), self.owner, str(index + 1))
+
+    def _add_name(self, owner: str) -> str:
+        return fill(self.tr("Add an item to %1"), owner)
 
     def _renumber(self) -> None:
         count = len(self.entries.entries)
@@ -429,9 +466,9 @@ class ArrayEditor(QWidget, EditorMixin):
             label = self._label(index)
             row.set_label(label)
             up, down, remove = self._buttons[entry]
-            up.setAccessibleName(f"Move {label} up")
-            down.setAccessibleName(f"Move {label} down")
-            remove.setAccessibleName(f"Remove {label}")
+            up.setAccessibleName(fill(self.tr("Move %1 up"), label))
+            down.setAccessibleName(fill(self.tr("Move %1 down"), label))
+            remove.setAccessibleName(fill(self.tr("Remove %1"), label))
             up.setEnabled(index > 0)
             down.setEnabled(index < count - 1)
         full = self.field.max_items is not None and count >= self.field.max_items
@@ -487,7 +524,7 @@ class ArrayEditor(QWidget, EditorMixin):
         self.setAccessibleName(name)
         if self.owner != name:
             self.owner = name
-            self.entries.add_button.setAccessibleName(f"Add item to {name}")
+            self.entries.add_button.setAccessibleName(self._add_name(name))
             self._renumber()
 
     def focus_chain(self) -> list[QWidget]:
@@ -498,12 +535,12 @@ class ArrayEditor(QWidget, EditorMixin):
         chain.append(self.entries.add_button)
         return chain
 
-    def child_row(self, key: str | int) -> FieldRow | None:
+    def child_row(self, key: str | int) -> Row | None:
         if isinstance(key, int) and 0 <= key < len(self.entries.entries):
             return self._rows[self.entries.entries[key]]
         return None
 
-    def child_items(self) -> list[tuple[str | int | None, FieldRow]]:
+    def child_items(self) -> list[tuple[str | int | None, Row]]:
         return [(i, self._rows[e]) for i, e in enumerate(self.entries.entries)]
 
 
@@ -519,7 +556,7 @@ class MultiChoiceEditor(QListWidget, EditorMixin):
         self._quiet = False
         self.setUniformItemSizes(True)
         for choice in field.choices:
-            item = QListWidgetItem(visible_line(choice.label), self)
+            item = QListWidgetItem(visible_line(choice_label(choice)), self)
             item.setFlags(
                 Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
             )
@@ -529,13 +566,9 @@ class MultiChoiceEditor(QListWidget, EditorMixin):
             self.sizeHintForRow(0) * rows + 2 * self.frameWidth() + 4 if field.choices else 40
         )
         self.itemChanged.connect(self._on_item_changed)
-        bounds = []
-        if field.min_items:
-            bounds.append(f"at least {field.min_items}")
-        if field.max_items is not None:
-            bounds.append(f"at most {field.max_items}")
-        if bounds:
-            self.setToolTip("Choose " + " and ".join(bounds))
+        tip = _count_hint(field.min_items, field.max_items)
+        if tip:
+            self.setToolTip(tip)
 
     @Slot(QListWidgetItem)
     def _on_item_changed(self, _item: QListWidgetItem) -> None:
@@ -580,13 +613,12 @@ class VariantEditor(QWidget, EditorMixin):
         assert isinstance(field, VariantField)
         self.field: VariantField = field
         self.env = env
-        self.row: FieldRow | None = None
         self.path = parent.path if isinstance(parent, FieldRow) else field.path
         layout = vbox(self, 4)
         line = hbox(None)
-        self.kind_label = plain_label("Kind:", self, wrap=False)
+        self.kind_label = plain_label(self.tr("Kind:"), self, wrap=False)
         self.picker = _NoWheelCombo(self)
-        self.picker.addItems([visible_line(v.title) for v in field.variants])
+        self.picker.addItems([visible_line(variant_title(v)) for v in field.variants])
         self.picker.setMaxVisibleItems(20)
         self.picker.setSizeAdjustPolicy(_NoWheelCombo.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.picker.setMinimumContentsLength(16)
@@ -603,7 +635,7 @@ class VariantEditor(QWidget, EditorMixin):
         row = self.rows.get(index)
         if row is None:
             option = self.field.option(index)
-            row = self.env.make_row(option, self, path=self.path, label=self.field.label, show_header=False)
+            row = FieldRow(option, self.env, self, path=self.path, label=self.field.label, show_header=False)
             row.on_changed = self._edited
             self._layout.addWidget(row)
             self.rows[index] = row
@@ -672,7 +704,7 @@ class VariantEditor(QWidget, EditorMixin):
 
     def set_access_name(self, name: str) -> None:
         self.setAccessibleName(name)
-        self.picker.setAccessibleName(f"Kind of {name}")
+        self.picker.setAccessibleName(fill(self.tr("Kind of %1"), name))
 
     def focus_chain(self) -> list[QWidget]:
         chain: list[QWidget] = [self.picker]
@@ -680,10 +712,10 @@ class VariantEditor(QWidget, EditorMixin):
             chain.extend(self.rows[self.current].focus_chain())
         return chain
 
-    def child_row(self, key: str | int) -> FieldRow | None:
+    def child_row(self, key: str | int) -> Row | None:
         if self.current < 0:
             return None
         return self.rows[self.current].child_row(key)
 
-    def child_items(self) -> list[tuple[str | int | None, FieldRow]]:
+    def child_items(self) -> list[tuple[str | int | None, Row]]:
         return [(None, self.rows[self.current])] if self.current >= 0 else []

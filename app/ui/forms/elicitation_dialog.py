@@ -10,12 +10,12 @@ import asyncio
 import logging
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
+from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QKeyEvent
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QPushButton, QWidget
 
 from app.forms.elicitation import ElicitationForm, ElicitationOutcome
-from app.ui.forms.base import plain_label, vbox
+from app.ui.forms.base import fill, plain_label, vbox
 from app.ui.forms.form_widget import FormWidget
 
 logger = logging.getLogger(__name__)
@@ -30,10 +30,14 @@ class ElicitationDialog(QDialog):
 
     answered = Signal(object)
 
-    def __init__(self, message: str, requested_schema: Any, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, message: str, requested_schema: Any, parent: QWidget | None = None, *, server: str = ""
+    ) -> None:
         super().__init__(parent)
-        self.setWindowTitle("A server asks for information")
-        self.setAccessibleName("Information requested by a server")
+        # "NAME asks for information" (glossary: elicitation = the server asks you).
+        title = fill(self.tr("%1 asks for information"), server) if server else ""
+        self.setWindowTitle(title or self.tr("A server asks for information"))
+        self.setAccessibleName(self.tr("Information requested by a server"))
         self.model = ElicitationForm(requested_schema, message)
         self._outcome: ElicitationOutcome | None = None
         self._future: asyncio.Future[ElicitationOutcome] | None = None
@@ -41,25 +45,26 @@ class ElicitationDialog(QDialog):
         layout = vbox(self, 8)
         layout.setContentsMargins(12, 12, 12, 12)
         self.message = plain_label(message, self)
-        self.message.setAccessibleName("Message from the server")
+        self.message.setAccessibleName(self.tr("Message from the server"))
         layout.addWidget(self.message)
         self.form = FormWidget(
             self.model.schema,
             self,
             form=self.model.form,
-            empty_text=QCoreApplication.translate(
-                "ElicitationDialog", "The server asks for nothing to fill in."
-            ),
+            empty_text=self.tr("The server asks for nothing to fill in."),
         )
         layout.addWidget(self.form, 1)
 
         buttons = QDialogButtonBox(self)
-        self.accept_button = QPushButton("Send", self)
-        self.accept_button.setAccessibleName("Send the answer")
-        self.decline_button = QPushButton("Decline", self)
-        self.decline_button.setAccessibleName("Decline to answer")
-        self.cancel_button = QPushButton("Cancel", self)
-        self.cancel_button.setAccessibleName("Cancel")
+        self.accept_button = QPushButton(self.tr("Send"), self)
+        self.accept_button.setAccessibleName(self.tr("Send the answer"))
+        self.accept_button.setToolTip(self.tr("Send what you filled in to the server (Ctrl+Enter)"))
+        self.decline_button = QPushButton(self.tr("Decline"), self)
+        self.decline_button.setAccessibleName(self.tr("Decline to answer"))
+        self.decline_button.setToolTip(self.tr("Tell the server you do not want to answer"))
+        self.cancel_button = QPushButton(self.tr("Cancel"), self)
+        self.cancel_button.setAccessibleName(self.tr("Cancel"))
+        self.cancel_button.setToolTip(self.tr("Close without answering"))
         for button in (self.accept_button, self.decline_button, self.cancel_button):
             button.setAutoDefault(False)
         buttons.addButton(self.accept_button, QDialogButtonBox.ButtonRole.AcceptRole)

@@ -4,19 +4,26 @@ from __future__ import annotations
 
 import itertools
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QEvent, Qt, Signal, Slot
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QLabel, QScrollArea, QTabWidget, QWidget
 
 from app.forms import FieldError, Form, JsonField, ObjectField, build_form
 from app.forms.masking import mask_secrets, unmask_secrets
 from app.forms.values import MISSING
+from app.ui.developer_mode import developer_mode
 from app.ui.forms import container_editors, scalar_editors  # noqa: F401  (registers the editors)
-from app.ui.forms.base import FormEnv, mark_as_error, plain_label, vbox
+from app.ui.forms.base import fill, mark_as_error, plain_label, remark_labels, vbox
+from app.ui.forms.editor import FormEnv, Row
 from app.ui.forms.json_view import JsonView
+from app.ui.forms.messages import error_text
 from app.ui.forms.row import FieldRow
+from app.ui.forms.scalar_editors import TextEditor
+
+if TYPE_CHECKING:
+    from app.ui.forms.completion import Completer
 
 logger = logging.getLogger(__name__)
 
@@ -27,6 +34,8 @@ class FormWidget(QWidget):
     """A form for a tool's `inputSchema` (any JSON Schema): fields, and the same arguments as JSON.
 
     Enter in a field never reaches a dialog's default button (it does not run the tool); Ctrl+Enter does.
+    The Form/JSON tabs and the schema behind each field (tooltips) show in developer mode only.
+    `set_completer(fn)` offers suggestions in text fields as the person types.
 
     Signals:
     value_changed(): the arguments changed: edited in the fields or the JSON view, or by `set_value()`.
@@ -48,22 +57,23 @@ class FormWidget(QWidget):
         if empty_text is not None:
             self.env.empty_text = empty_text
         self.env.structure_changed = self._on_structure_changed
+        self.env.developer = developer_mode().enabled()
         self._batch = 0
         self._tab_order_dirty = False
         self._from_json = False
         self._shown_errors: list[FieldError] = []
-        self.setAccessibleName("Arguments form")
+        self.setAccessibleName(self.tr("Arguments form"))
 
         layout = vbox(self, 4)
         self.tabs = QTabWidget(self)
-        self.tabs.setAccessibleName("Form or JSON")
+        self.tabs.setAccessibleName(self.tr("Form or JSON"))
         self.tabs.setDocumentMode(True)
         layout.addWidget(self.tabs, 1)
 
         self.scroll_area = QScrollArea(self.tabs)
         self.scroll_area.setWidgetResizable(True)
         self.scroll_area.setFrameShape(QScrollArea.Shape.NoFrame)
-        self.scroll_area.setAccessibleName("Fields")
+        self.scroll_area.setAccessibleName(self.tr("Fields"))
         content = QWidget(self.scroll_area)
         content_layout = vbox(content, 8)
         content_layout.setContentsMargins(8, 8, 8, 8)
@@ -78,18 +88,21 @@ class FormWidget(QWidget):
         self.root.on_changed = self._on_fields_changed
         content_layout.addWidget(self.root)
         content_layout.addStretch(1)
-        self.tabs.addTab(self.scroll_area, "Form")
+        self.tabs.addTab(self.scroll_area, self.tr("Form"))
 
         self.json_view: JsonView | None = None
         self._json_page = QWidget(self.tabs)
         vbox(self._json_page, 0)
-        self.tabs.addTab(self._json_page, "JSON")
+        self.tabs.addTab(self._json_page, self.tr("JSON"))
         self.tabs.currentChanged.connect(self._on_tab_changed)
+        # The arguments as JSON are a developer's view: the tabs show in developer mode only.
+        self.tabs.tabBar().setVisible(self.env.developer)
+        developer_mode().changed.connect(self._on_developer_mode)
 
         self.form_errors: QLabel = plain_label("", self)
         self.form_errors.setObjectName("formErrors")
         mark_as_error(self.form_errors)
-        self.form_errors.setAccessibleName("Problems with the arguments")
+        self.form_errors.setAccessibleName(self.tr("Problems with the arguments"))
         self.form_errors.hide()
         layout.addWidget(self.form_errors)
         self._apply_tab_order()
@@ -115,6 +128,23 @@ class FormWidget(QWidget):
         self._sync_json()
         self.value_changed.emit()
 
+    def set_completer(self, fn: Completer | None) -> None:
+        """Offer suggestions in the text fields as the person types: `fn(field_name, typed)` is awaited
+        (on the running asyncio loop) after each pause in typing, and its newest answer is shown in a
+        popup under the field. Fields built later (groups opened, items added) get it too.
+
+        `field_name` is the field's property name (a prompt argument's name). Secret fields never ask.
+        """
+        self.env.completer = fn
+        for editor in self.findChildren(TextEditor):
+            if fn is None:
+                if editor.suggestions is not None:
+                    editor.suggestions.stop()
+                    editor.suggestions.deleteLater()
+                    editor.suggestions = None
+            else:
+                editor.offer_suggestions()
+
     def finish_building(self) -> None:
         """Build every row now (wide forms build their later rows on the next event-loop turns)."""
         from app.ui.forms.container_editors import ObjectEditor
@@ -128,14 +158,15 @@ class FormWidget(QWidget):
         """Everything that blocks sending: unreadable input first, then schema validation."""
         local = self.root.local_errors(())
         if self.json_view is not None and self.json_view.error and self.tabs.currentIndex() == 1:
-            local.insert(0, FieldError((), f"The JSON does not parse: {self.json_view.error}", "json"))
+            message = fill(self.tr("The JSON does not parse: %1"), self.json_view.error)
+            local.insert(0, FieldError((), message, "json"))
         bad_paths = {e.path for e in local}
         checked = [e for e in self.form.validate(self.value()) if e.path not in bad_paths]
         return local + checked
 
-    def _route(self, path: Path) -> tuple[FieldRow, Path]:
+    def _route(self, path: Path) -> tuple[Row, Path]:
         """The deepest row along `path`, and what is left of the path below it."""
-        row = self.root
+        row: Row = self.root
         for depth, key in enumerate(path):
             child = row.child_row(key)
             if child is None:
@@ -149,12 +180,13 @@ class FormWidget(QWidget):
         self._batch += 1
         try:
             self.root.clear_all_errors()
-            by_row: dict[FieldRow, list[str]] = {}
+            by_row: dict[Row, list[str]] = {}
             top: list[str] = []
             for error in errors:
                 row, rest = self._route(error.path)
                 where = " › ".join(str(k) for k in rest)
-                message = f"{where}: {error.message}" if where else error.message
+                text = error_text(error)
+                message = f"{where}: {text}" if where else text
                 if row is self.root:
                     top.append(message)
                 else:
@@ -183,13 +215,13 @@ class FormWidget(QWidget):
         if row is self.root and self.json_view is not None and self.json_view.error:
             self.json_view.focus()
             return True
-        self.scroll_area.ensureWidgetVisible(row)
+        self.scroll_area.ensureWidgetVisible(row.as_widget())
         row.focus_target().setFocus(Qt.FocusReason.OtherFocusReason)
         return True
 
-    def _rows_in_order(self) -> list[FieldRow]:
-        out: list[FieldRow] = []
-        stack = [self.root]
+    def _rows_in_order(self) -> list[Row]:
+        out: list[Row] = []
+        stack: list[Row] = [self.root]
         while stack:
             row = stack.pop()
             out.append(row)
@@ -239,6 +271,27 @@ class FormWidget(QWidget):
         still = [e for e in self.errors() if e.path in marked]
         if still != self._shown_errors:
             self.show_errors(still)
+
+    # -- developer mode ----------------------------------------------------------------------------------
+
+    @Slot(bool)
+    def _on_developer_mode(self, on: bool) -> None:
+        self.env.developer = on
+        self.tabs.tabBar().setVisible(on)
+        if not on and self.tabs.currentIndex() != 0:
+            self.tabs.setCurrentIndex(0)
+        for row in self._rows_in_order():
+            row.show_developer(on)
+
+    # -- light and dark ----------------------------------------------------------------------------------
+
+    def changeEvent(self, event: QEvent) -> None:
+        # Error and help colours are fixed when set: a new scheme (light <-> dark) sets them again.
+        if event.type() == QEvent.Type.PaletteChange:
+            remark_labels(self)
+            if self.json_view is not None:
+                self.json_view.refresh_colours()
+        super().changeEvent(event)
 
     # -- keyboard ----------------------------------------------------------------------------------------
 

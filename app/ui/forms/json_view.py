@@ -10,7 +10,8 @@ from PySide6.QtGui import QColor, QFontDatabase, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTextEdit, QWidget
 
 from app.forms.values import MISSING, dumps_for_editing
-from app.ui.forms.base import mark_as_error, mark_as_hint, plain_label, vbox
+from app.ui import theme
+from app.ui.forms.base import fill, mark_as_error, mark_as_hint, plain_label, vbox
 
 
 class JsonView(QWidget):
@@ -26,11 +27,11 @@ class JsonView(QWidget):
         self.editor = QPlainTextEdit(self)
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.editor.setTabChangesFocus(True)
-        self.editor.setAccessibleName("Arguments as JSON")
+        self.editor.setAccessibleName(self.tr("Arguments as JSON"))
         self.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.status: QLabel = plain_label("", self)
         self.status.setObjectName("jsonStatus")
-        self.status.setAccessibleName("JSON status")
+        self.status.setAccessibleName(self.tr("JSON status"))
         layout.addWidget(self.editor, 1)
         layout.addWidget(self.status)
         self.error: str = ""
@@ -66,29 +67,30 @@ class JsonView(QWidget):
         try:
             value = json.loads(text) if text.strip() else {}
         except json.JSONDecodeError as exc:
-            self._set_error(f"Line {exc.lineno}, column {exc.colno}: {exc.msg}.", exc.pos)
+            message = fill(self.tr("Line %1, column %2: %3."), str(exc.lineno), str(exc.colno), exc.msg)
+            self._set_error(message, exc.pos)
             return
         except RecursionError:
-            self._set_error("The JSON nests too deeply.", None)
+            self._set_error(self.tr("The JSON nests too deeply."), None)
             return
         self._set_error("", None)
         self.value_edited.emit(value)
 
     def _set_error(self, message: str, position: int | None) -> None:
         self.error = message
-        self.status.setText(message or "Edit the arguments here or in the form; both stay in step.")
+        self.status.setText(message or self.tr("Edit the arguments here or in the form; both stay in step."))
         if message:
             mark_as_error(self.status)
         else:
-            self.status.setPalette(self.palette())
             mark_as_hint(self.status)
         selections = []
         if position is not None:
             mark = QTextEdit.ExtraSelection()
             fmt = QTextCharFormat()
             fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
-            fmt.setUnderlineColor(QColor("#b00020"))
-            fmt.setBackground(QColor(255, 0, 0, 40))
+            background, text, _border = theme.colours("error", self.palette())
+            fmt.setUnderlineColor(QColor(text))
+            fmt.setBackground(QColor(background))
             mark.format = fmt
             cursor = QTextCursor(self.editor.document())
             cursor.setPosition(min(position, max(len(self.editor.toPlainText()) - 1, 0)))
@@ -96,6 +98,11 @@ class JsonView(QWidget):
             mark.cursor = cursor
             selections.append(mark)
         self.editor.setExtraSelections(selections)
+
+    def refresh_colours(self) -> None:
+        """The scheme changed: the error mark takes the new scheme's colours."""
+        if self.error:
+            self._on_text_changed()
 
     def error_position(self) -> tuple[int, int] | None:
         """(line, column) of the parse error, 1-based, or None when the text parses."""

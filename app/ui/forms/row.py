@@ -1,7 +1,8 @@
-"""`FieldRow`: one field with its label, required mark, help, null toggle, clear button and error text.
+"""`FieldRow`: one field with its label, required mark, help, "Not set" toggle, clear button and error text.
 
 The row, not the editor, knows whether the field is *set*: an optional field the user never touched is
-left out of the arguments, while an explicit `null` or an empty string put there on purpose are kept.
+left out of the arguments, while "Not set" (an explicit `null`) or an empty string put there on purpose
+are kept.
 A value the editor cannot show exactly (found by reading it back) is shown as JSON instead, so nothing
 is ever lost or silently changed.
 """
@@ -17,8 +18,18 @@ from PySide6.QtWidgets import QLabel, QPushButton, QToolButton, QWidget
 
 from app.forms import Field, FieldError, JsonField
 from app.forms.values import MISSING, json_equal
-from app.ui.forms.base import EDITORS, FormEnv, hbox, help_text, make_help, mark_as_error, plain_label, vbox
-from app.ui.safe_text import visible_line
+from app.ui.forms.base import (
+    fill,
+    hbox,
+    help_text,
+    make_help,
+    mark_as_error,
+    plain_label,
+    schema_note,
+    vbox,
+)
+from app.ui.forms.editor import Editor, FormEnv, Row, editor_class
+from app.ui.safe_text import plain_tooltip, visible_line
 
 logger = logging.getLogger(__name__)
 
@@ -51,9 +62,9 @@ class FieldRow(QWidget):
         self.label_text = label if label is not None else field.label
         self.is_set = False
         self.is_null = False
-        self.editor: Any = None
+        self.editor: Editor | None = None
         self._pending: Any = MISSING
-        self._raw: Any = None
+        self._raw: Editor | None = None
         self._raw_box: QWidget | None = None
         self._error_label: QLabel | None = None
         self._clear: QToolButton | None = None
@@ -63,7 +74,7 @@ class FieldRow(QWidget):
         self.help: QWidget | None = None
         self._expanded = False
 
-        cls: Any = EDITORS.get(field.kind) or EDITORS["json"]
+        cls = editor_class(field.kind)
         self.is_container = bool(cls.container)
         self._layout = vbox(self, 2)
         self._header = None
@@ -76,7 +87,7 @@ class FieldRow(QWidget):
                 self.toggle.setText(visible_line(text))  # a schema title: the server's words
                 self.toggle.setAutoRaise(True)
                 self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-                self.toggle.setAccessibleName(f"Show or hide {self.label_text}")
+                self.toggle.setAccessibleName(fill(self.tr("Show or hide %1"), self.label_text))
                 font = self.toggle.font()
                 font.setBold(True)
                 self.toggle.setFont(font)
@@ -90,13 +101,18 @@ class FieldRow(QWidget):
             if self.title is None:
                 self._header.addStretch(1)
             if field.nullable:
+                # "Not set" in words (never "null"); the protocol word only in the tooltip.
                 self._null = QToolButton(self)
-                self._null.setText("null")
+                self._null.setText(self.tr("Not set"))
                 self._null.setCheckable(True)
-                self._null.setToolTip("Send an explicit empty value (null) instead of leaving the field out")
-                self._null.setAccessibleName(f"Send null for {self.label_text}")
+                self._null.setToolTip(
+                    self.tr("Send this field as empty (null) instead of leaving it out of the request")
+                )
+                self._null.setAccessibleName(fill(self.tr("%1 is not set"), self.label_text))
                 self._null.toggled.connect(self._on_null_toggled)
                 self._header.addWidget(self._null)
+        if self.env.developer:
+            self.show_developer(True)
         if field.help and show_header:
             self.help = make_help(field.help, self.label_text, self)
 
@@ -127,29 +143,31 @@ class FieldRow(QWidget):
             return
         if self.is_container and len(self.path) > MAX_NESTING:
             # Widgets nested this deep help nobody and strain Qt's layouts: the rest is edited as JSON.
-            editor = EDITORS["json"](self.field, self.env, self)
+            editor = editor_class("json")(self.field, self.env, self)
         else:
             editor = self.env.make_editor(self.field, self)
-        editor.row = self
+        widget = editor.as_widget()
         if editor.inline_label:
-            editor.setText(
+            editor.set_inline_text(
                 visible_line(self.label_text + (" *" if self.field.required and self.field.path else ""))
             )
         if editor.inline_label and self._header is not None:
-            self._header.insertWidget(0, editor)
+            self._header.insertWidget(0, widget)
         else:
             index = self._layout.indexOf(self.help) if (self.help and not self.is_container) else -1
             if index >= 0:
-                self._layout.insertWidget(index, editor)
+                self._layout.insertWidget(index, widget)
             else:
-                self._layout.addWidget(editor)
+                self._layout.addWidget(widget)
         editor.set_access_name(self.label_text)
         if self.field.help:
-            editor.setAccessibleDescription(help_text(self.field.help)[0][:300])
-        editor.notify = self._on_editor_edited
+            widget.setAccessibleDescription(help_text(self.field.help)[0][:300])
+        if self.env.developer and editor.inline_label:
+            widget.setToolTip(plain_tooltip(schema_note(self.field)))
+        editor.on_edit = self._on_editor_edited
         self.editor = editor
         if self._raw is not None:
-            editor.hide()
+            widget.hide()
         if self.is_null:
             editor.set_enabled_for_value(False)
         pending, self._pending = self._pending, MISSING
@@ -182,7 +200,7 @@ class FieldRow(QWidget):
         if expanded and self.editor is None:
             self._build_editor()
         if self.editor is not None:
-            self.editor.setVisible(expanded and self._raw is None)
+            self.editor.as_widget().setVisible(expanded and self._raw is None)
         if self._raw_box is not None:
             self._raw_box.setVisible(expanded)
         self.env.structure_changed()
@@ -224,6 +242,7 @@ class FieldRow(QWidget):
         self._update_buttons()
 
     def _fill_editor(self, value: Any) -> None:
+        assert self.editor is not None
         try:
             self.editor.set_value(value)
             shown = self.editor.value()
@@ -245,27 +264,29 @@ class FieldRow(QWidget):
         if self._raw is None:
             box = QWidget(self)
             layout = vbox(box, 2)
-            note = plain_label("The form cannot show this value exactly, so it is shown as JSON.", box)
+            note = plain_label(
+                self.tr("The form cannot show this value exactly, so it is shown as JSON."), box
+            )
             note.setObjectName("formRawNote")
-            back = QPushButton("Use the form", box)
-            back.setAccessibleName(f"Edit {self.label_text} with the form again")
+            back = QPushButton(self.tr("Use the form"), box)
+            back.setAccessibleName(fill(self.tr("Edit %1 with the form again"), self.label_text))
             back.clicked.connect(self._back_to_form)
             line = hbox(None)
             line.addWidget(note, 1)
             line.addWidget(back)
             layout.addLayout(line)
-            raw = EDITORS["json"](_raw_field(self.field), self.env, box)
-            raw.set_access_name(f"{self.label_text} (JSON)")
-            raw.notify = self._on_raw_edited
-            layout.addWidget(raw)
-            index = self._layout.indexOf(self.editor) if self.editor is not None else -1
+            raw = editor_class("json")(_raw_field(self.field), self.env, box)
+            raw.set_access_name(fill(self.tr("%1 (JSON)"), self.label_text))
+            raw.on_edit = self._on_raw_edited
+            layout.addWidget(raw.as_widget())
+            index = self._layout.indexOf(self.editor.as_widget()) if self.editor is not None else -1
             if index >= 0:
                 self._layout.insertWidget(index + 1, box)
             else:
                 self._layout.addWidget(box)
             self._raw, self._raw_box = raw, box
             if self.editor is not None:
-                self.editor.hide()
+                self.editor.as_widget().hide()
             self.env.structure_changed()
         self._raw.set_value(value)
 
@@ -277,7 +298,7 @@ class FieldRow(QWidget):
         box.hide()
         box.deleteLater()
         if self.editor is not None and self.expanded:
-            self.editor.setVisible(True)
+            self.editor.as_widget().setVisible(True)
         self.env.structure_changed()
 
     @Slot()
@@ -288,7 +309,7 @@ class FieldRow(QWidget):
             and not self.field.accepts(value)
             and not (value is None and self.field.nullable)
         ):
-            self.show_errors(["This value does not fit the form; keep editing it as JSON."])
+            self.show_errors([self.tr("This value does not fit the form; keep editing it as JSON.")])
             return
         self.set_value(value)
         self.on_changed()
@@ -303,6 +324,7 @@ class FieldRow(QWidget):
 
     @Slot()
     def _on_editor_edited(self) -> None:
+        assert self.editor is not None
         self.is_set = True if self.is_container else not self.editor.is_empty()
         self._update_buttons()
         self.on_changed()
@@ -340,10 +362,10 @@ class FieldRow(QWidget):
             return
         if self.is_set and self._clear is None:
             self._clear = QToolButton(self)
-            self._clear.setText("Clear")
+            self._clear.setText(self.tr("Clear"))
             self._clear.setAutoRaise(True)
-            self._clear.setToolTip("Leave this field out of the arguments")
-            self._clear.setAccessibleName(f"Clear {self.label_text}")
+            self._clear.setToolTip(self.tr("Leave this field empty"))
+            self._clear.setAccessibleName(fill(self.tr("Clear %1"), self.label_text))
             self._clear.clicked.connect(self._on_clear)
             self._header.addWidget(self._clear)
             self.env.structure_changed()
@@ -361,7 +383,7 @@ class FieldRow(QWidget):
             self._error_label = plain_label("", self)
             self._error_label.setObjectName("formError")
             mark_as_error(self._error_label)
-            self._error_label.setAccessibleName(f"Problem with {self.label_text}")
+            self._error_label.setAccessibleName(fill(self.tr("Problem with %1"), self.label_text))
             self._layout.addWidget(self._error_label)
         self._error_label.setText("\n".join(dict.fromkeys(messages)))
         self._error_label.show()
@@ -371,18 +393,19 @@ class FieldRow(QWidget):
         for _key, row in self.child_items():
             row.clear_all_errors()
 
-    def child_row(self, key: str | int) -> FieldRow | None:
+    def as_widget(self) -> QWidget:
+        return self
+
+    def child_row(self, key: str | int) -> Row | None:
         if self._raw is not None or self.is_null:
             return None
         self.ensure_built()
-        found: FieldRow | None = self.editor.child_row(key)
-        return found
+        return self.editor.child_row(key) if self.editor is not None else None
 
-    def child_items(self) -> list[tuple[str | int | None, FieldRow]]:
+    def child_items(self) -> list[tuple[str | int | None, Row]]:
         if self.editor is None or self._raw is not None or self.is_null:
             return []
-        items: list[tuple[str | int | None, FieldRow]] = self.editor.child_items()
-        return items
+        return self.editor.child_items()
 
     def local_errors(self, path: Path = ()) -> list[FieldError]:
         """Problems in what was typed (not a number, JSON that does not parse), found before validation."""
@@ -398,11 +421,11 @@ class FieldRow(QWidget):
 
     def focus_target(self) -> QWidget:
         if self._raw is not None:
-            return self._raw  # type: ignore[no-any-return]
-        if self.editor is not None and self.editor.isEnabled():
+            return self._raw.as_widget()
+        if self.editor is not None and self.editor.as_widget().isEnabled():
             chain = self.editor.focus_chain()
             if chain:
-                return chain[0]  # type: ignore[no-any-return]
+                return chain[0]
         return self.toggle or self._null or self
 
     def focus_chain(self) -> list[QWidget]:
@@ -417,26 +440,39 @@ class FieldRow(QWidget):
             chain.append(self._clear)
         if self._raw is not None and self._raw_box is not None:
             chain.extend(b for b in self._raw_box.findChildren(QPushButton))
-            chain.append(self._raw)
-        elif self.editor is not None and not self.editor.inline_label and self.editor.isVisibleTo(self):
+            chain.append(self._raw.as_widget())
+        elif (
+            self.editor is not None
+            and not self.editor.inline_label
+            and self.editor.as_widget().isVisibleTo(self)
+        ):
             chain.extend(self.editor.focus_chain())
         more = getattr(self.help, "more", None)
         if more is not None:
             chain.append(more)
         return chain
 
+    def show_developer(self, on: bool) -> None:
+        """Developer mode: the schema behind the field in the label's tooltip (plain text); off: none."""
+        note = plain_tooltip(schema_note(self.field)) if on else ""
+        for widget in (self.title, self.toggle):
+            if widget is not None:
+                widget.setToolTip(note)
+        if self.editor is not None and self.editor.inline_label:
+            self.editor.as_widget().setToolTip(note)
+
     def set_label(self, label: str) -> None:
         """Rename the row (list items are renumbered when moved)."""
         self.label_text = label
         if self.toggle is not None:
             self.toggle.setText(visible_line(label))
-            self.toggle.setAccessibleName(f"Show or hide {label}")
+            self.toggle.setAccessibleName(fill(self.tr("Show or hide %1"), label))
         if self.title is not None:
             self.title.setText(label)
         if self.editor is not None:
             self.editor.set_access_name(label)
         if self._null is not None:
-            self._null.setAccessibleName(f"Send null for {label}")
+            self._null.setAccessibleName(fill(self.tr("%1 is not set"), label))
 
 
 def _nothing() -> None:

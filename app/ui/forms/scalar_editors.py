@@ -8,7 +8,7 @@ import re
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QCoreApplication,
@@ -36,34 +36,57 @@ from PySide6.QtWidgets import (
     QWidgetAction,
 )
 
-from app.forms import ChoiceField, ConstField, Field, NumberField, TextField
+from app.forms import Choice, ChoiceField, ConstField, Field, JsonField, NumberField, TextField
 from app.forms.ids import asks_for_new_id
 from app.forms.values import MISSING, dumps, dumps_for_editing
-from app.ui.forms.base import EditorMixin, FormEnv, hbox, register_editor
-from app.ui.safe_text import visible_line
+from app.ui.forms.base import QT_TRANSLATE_NOOP, fill, hbox
+from app.ui.forms.editor import EditorMixin, FormEnv, register_editor
+from app.ui.safe_text import plain_tooltip, visible_line
+
+if TYPE_CHECKING:
+    from app.ui.forms.completion import Suggestions
 
 FORMAT_HINTS = {
-    "date": "YYYY-MM-DD",
-    "datetime": "YYYY-MM-DDTHH:MM:SSZ",
-    "time": "HH:MM:SS",
-    "email": "name@example.com",
+    "date": QT_TRANSLATE_NOOP("TextEditor", "YYYY-MM-DD"),
+    "datetime": QT_TRANSLATE_NOOP("TextEditor", "YYYY-MM-DDTHH:MM:SSZ"),
+    "time": QT_TRANSLATE_NOOP("TextEditor", "HH:MM:SS"),
+    "email": QT_TRANSLATE_NOOP("TextEditor", "name@example.com"),
     "uri": "https://…",
     "uuid": "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx",
 }
+"""Placeholders by field kind (translated where shown: `_hint`)."""
+
+
+def _hint(kind: str) -> str:
+    hint = FORMAT_HINTS.get(kind, "")
+    return QCoreApplication.translate("TextEditor", hint) if hint else ""
+
 
 _FORMAT_CHECKS = {
-    "date": (re.compile(r"\d{4}-\d{2}-\d{2}"), "Enter a date as YYYY-MM-DD."),
+    "date": (
+        re.compile(r"\d{4}-\d{2}-\d{2}"),
+        QT_TRANSLATE_NOOP("TextEditor", "Enter a date as YYYY-MM-DD."),
+    ),
     "datetime": (
         re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?"),
-        "Enter a date and time such as 2026-01-31T09:30:00Z.",
+        QT_TRANSLATE_NOOP("TextEditor", "Enter a date and time such as 2026-01-31T09:30:00Z."),
     ),
     "time": (
         re.compile(r"\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?"),
-        "Enter a time as HH:MM:SS.",
+        QT_TRANSLATE_NOOP("TextEditor", "Enter a time as HH:MM:SS."),
     ),
-    "email": (re.compile(r"[^@\s]+@[^@\s]+"), "Enter an e-mail address such as name@example.com."),
-    "uri": (re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:\S*"), "Enter an address such as https://example.com."),
-    "uuid": (re.compile(r"[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}"), "Enter a UUID."),
+    "email": (
+        re.compile(r"[^@\s]+@[^@\s]+"),
+        QT_TRANSLATE_NOOP("TextEditor", "Enter an e-mail address such as name@example.com."),
+    ),
+    "uri": (
+        re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:\S*"),
+        QT_TRANSLATE_NOOP("TextEditor", "Enter an address such as https://example.com."),
+    ),
+    "uuid": (
+        re.compile(r"[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}"),
+        QT_TRANSLATE_NOOP("TextEditor", "Enter an id such as 123e4567-e89b-12d3-a456-426614174000."),
+    ),
 }
 """Gentle hints while typing; the schema's own `format` check happens in validation."""
 
@@ -72,16 +95,19 @@ def _format_problem(kind: str, text: str) -> list[str]:
     check = _FORMAT_CHECKS.get(kind)
     if check is None or not text or check[0].fullmatch(text):
         return []
-    return [check[1]]
+    return [QCoreApplication.translate("TextEditor", check[1])]
 
 
 def _placeholder(field: Field, hint: str = "") -> str:
     # "Default: null" (pydantic's way of saying "optional") means nothing to a person: show a hint instead.
     if field.default is not MISSING and field.default is not None and not field.required:
         shown = field.default if isinstance(field.default, str) else dumps(field.default)
-        return visible_line(f"Default: {shown}"[:120])  # the schema's words: invisible characters shown
+        text = fill(QCoreApplication.translate("TextEditor", "Default: %1"), shown)
+        return visible_line(text[:120])  # the schema's words: invisible characters shown
     if field.placeholder:
-        return visible_line(f"e.g. {field.placeholder}"[:120])
+        return visible_line(
+            fill(QCoreApplication.translate("TextEditor", "e.g. %1"), field.placeholder)[:120]
+        )
     return hint
 
 
@@ -160,8 +186,24 @@ class TextEditor(QLineEdit, EditorMixin):
         assert isinstance(field, TextField)
         if field.secret:
             self.setEchoMode(QLineEdit.EchoMode.Password)
-        self.setPlaceholderText(_placeholder(field, FORMAT_HINTS.get(field.kind, "")))
+        self.setPlaceholderText(_placeholder(field, _hint(field.kind)))
         self.textEdited.connect(self._edited)
+        self.suggestions: Suggestions | None = None
+        if env.completer is not None:
+            self.offer_suggestions()
+
+    def offer_suggestions(self) -> None:
+        """Show the env's completer's suggestions as the person types (never for a secret: what is
+        typed in a key field is not sent anywhere before Run)."""
+        completer = self.env.completer
+        if completer is None or self.echoMode() != QLineEdit.EchoMode.Normal:
+            return
+        if self.suggestions is None:
+            from app.ui.forms.completion import Suggestions
+
+            self.suggestions = Suggestions(self, self.field.name or "", completer, self.notify)
+        else:
+            self.suggestions.set_completer(completer)
 
     def value(self) -> Any:
         return self.text()
@@ -191,11 +233,11 @@ class _ButtonedText(QWidget, EditorMixin):
         layout = hbox(self, 2)
         self.line = QLineEdit(self)
         self.line.setMaxLength(2**31 - 1)
-        self.line.setPlaceholderText(_placeholder(field, FORMAT_HINTS.get(field.kind, "")))
+        self.line.setPlaceholderText(_placeholder(field, _hint(field.kind)))
         self.line.textEdited.connect(self._edited)
         self.button = QToolButton(self)
-        self.button.setText(self.button_text)
-        self.button.setToolTip(self.button_tip)
+        self.button.setText(QCoreApplication.translate("TextEditor", self.button_text))
+        self.button.setToolTip(QCoreApplication.translate("TextEditor", self.button_tip))
         self.button.clicked.connect(self._on_button)
         layout.addWidget(self.line, 1)
         layout.addWidget(self.button)
@@ -227,7 +269,9 @@ class _ButtonedText(QWidget, EditorMixin):
     def set_access_name(self, name: str) -> None:
         self.setAccessibleName(name)
         self.line.setAccessibleName(name)
-        self.button.setAccessibleName(f"{self.button_tip} for {name}")
+        self.button.setAccessibleName(
+            fill(QCoreApplication.translate("TextEditor", "%1 for %2"), self.button.toolTip(), name)
+        )
 
     def local_errors(self) -> list[str]:
         return _format_problem(self.field.kind, self.line.text())
@@ -235,15 +279,15 @@ class _ButtonedText(QWidget, EditorMixin):
 
 @register_editor("date")
 class DateEditor(_ButtonedText):
-    button_text = "Pick…"
-    button_tip = "Pick a date"
+    button_text = QT_TRANSLATE_NOOP("TextEditor", "Pick…")
+    button_tip = QT_TRANSLATE_NOOP("TextEditor", "Pick a date")
     popup: QMenu | None = None
 
     @Slot()
     def _on_button(self) -> None:
         menu = QMenu(self)
         calendar = QCalendarWidget(menu)
-        calendar.setAccessibleName(f"Calendar for {self.accessibleName()}")
+        calendar.setAccessibleName(fill(self.tr("Calendar for %1"), self.accessibleName()))
         current = QDate.fromString(self.line.text(), "yyyy-MM-dd")
         if current.isValid():
             calendar.setSelectedDate(current)
@@ -280,8 +324,8 @@ def popup_position(anchor: QWidget, size: QSize) -> QPoint:
 
 @register_editor("datetime")
 class DateTimeEditor(_ButtonedText):
-    button_text = "Now"
-    button_tip = "Insert the current time"
+    button_text = QT_TRANSLATE_NOOP("TextEditor", "Now")
+    button_tip = QT_TRANSLATE_NOOP("TextEditor", "Insert the current time")
 
     @Slot()
     def _on_button(self) -> None:
@@ -290,8 +334,8 @@ class DateTimeEditor(_ButtonedText):
 
 @register_editor("time")
 class TimeEditor(_ButtonedText):
-    button_text = "Now"
-    button_tip = "Insert the current time"
+    button_text = QT_TRANSLATE_NOOP("TextEditor", "Now")
+    button_tip = QT_TRANSLATE_NOOP("TextEditor", "Insert the current time")
 
     @Slot()
     def _on_button(self) -> None:
@@ -302,8 +346,8 @@ class TimeEditor(_ButtonedText):
 class UuidEditor(_ButtonedText):
     """A UUID; "New" generates one only when the field asks for a new id (`app.forms.ids`)."""
 
-    button_text = "New"
-    button_tip = "Insert a new random UUID"
+    button_text = QT_TRANSLATE_NOOP("TextEditor", "New")
+    button_tip = QT_TRANSLATE_NOOP("TextEditor", "Make up a new random id")
 
     def __init__(self, field: Field, env: FormEnv, parent: QWidget | None = None) -> None:
         super().__init__(field, env, parent)
@@ -382,11 +426,27 @@ class NumberEditor(QLineEdit, EditorMixin):
         assert isinstance(field, NumberField)
         self.field: NumberField = field
         self.env = env
-        hint = field.bounds_text()
-        self.setPlaceholderText(_placeholder(field, hint or ("whole number" if field.integer else "number")))
+        hint = self._bounds(field)
+        kind = self.tr("whole number") if field.integer else self.tr("number")
+        self.setPlaceholderText(_placeholder(field, hint or kind))
         if hint:
             self.setToolTip(hint)
         self.textEdited.connect(self._edited)
+
+    def _bounds(self, field: NumberField) -> str:
+        """ "≥ 1, ≤ 10, step 2": the model's `bounds_text()`, with the word in the person's language."""
+        parts = []
+        for sign, bound in (
+            ("≥", field.minimum),
+            (">", field.exclusive_minimum),
+            ("≤", field.maximum),
+            ("<", field.exclusive_maximum),
+        ):
+            if bound is not None:
+                parts.append(f"{sign} {dumps(bound)}")
+        if field.step is not None:
+            parts.append(fill(self.tr("step %1"), dumps(field.step)))
+        return ", ".join(parts)
 
     def value(self) -> Any:
         text = self.text().strip()
@@ -413,6 +473,9 @@ class NumberEditor(QLineEdit, EditorMixin):
         try:
             self.field.parse(text)
         except ValueError as exc:
+            known = _NUMBER_PROBLEMS.get(str(exc))
+            if known is not None:
+                return [QCoreApplication.translate("NumberEditor", known)]
             return [str(exc)[:1].upper() + str(exc)[1:] + "."]
         return []
 
@@ -471,6 +534,8 @@ class ConstEditor(QCheckBox, EditorMixin):
         shown = self.fixed if isinstance(self.fixed, str) else dumps(self.fixed)
         if self.field.required:
             text = text.removesuffix(" *")  # nothing to fill in: the value is fixed and always sent
+        if self.fixed is None:
+            shown = self.tr("empty")  # a fixed null: never the word "null" on screen
         super().setText(visible_line(f"{text}: {shown}"[:200]))
 
     def value(self) -> Any:
@@ -486,6 +551,14 @@ class ConstEditor(QCheckBox, EditorMixin):
         self.setEnabled(enabled and not self.field.required)
 
 
+_NUMBER_PROBLEMS = {
+    "enter a whole number": QT_TRANSLATE_NOOP("NumberEditor", "Enter a whole number."),
+    "enter a number": QT_TRANSLATE_NOOP("NumberEditor", "Enter a number."),
+    "number is too large": QT_TRANSLATE_NOOP("NumberEditor", "The number is too large."),
+}
+"""The number model's (English, Qt-free) reasons, as shown."""
+
+
 LARGE_CHOICE_LIST = 40
 """Longer pick lists get a type-to-search box (a completer over a model; never one widget per value)."""
 
@@ -499,15 +572,19 @@ class ChoiceEditor(_NoWheelCombo, EditorMixin):
         assert isinstance(field, ChoiceField)
         self.field: ChoiceField = field
         self.env = env
-        labels = [c.label for c in field.choices]
+        labels = [choice_label(c) for c in field.choices]
         if len(set(labels)) != len(
             labels
         ):  # "1" and 1, or two equal titles: show the JSON to tell them apart
-            labels = [dumps(c.value) if labels.count(c.label) > 1 else c.label for c in field.choices]
+            labels = [
+                dumps(c.value) if labels.count(t) > 1 else t
+                for c, t in zip(field.choices, labels, strict=True)
+            ]
         self._offset = 0 if field.required else 1
         if not field.required:
+            # The first entry leaves the field out: "Not set", or the default the server then uses.
             unset = field.default is MISSING or field.default is None
-            first = "(not set)" if unset else f"(default: {_choice_text(field)})"
+            first = self.tr("Not set") if unset else fill(self.tr("Default: %1"), _choice_text(field))
             labels.insert(0, first)
         labels = [visible_line(label) for label in labels]  # titles and values come from the server
         self._index = {label: i for i, label in reversed(list(enumerate(labels)))}
@@ -515,7 +592,7 @@ class ChoiceEditor(_NoWheelCombo, EditorMixin):
         self.setMaxVisibleItems(15)
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.setMinimumContentsLength(12)
-        self.setPlaceholderText("Choose…")
+        self.setPlaceholderText(self.tr("Choose…"))
         if len(field.choices) > LARGE_CHOICE_LIST:
             self.setEditable(True)
             self.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
@@ -526,7 +603,7 @@ class ChoiceEditor(_NoWheelCombo, EditorMixin):
             self.setCompleter(completer)
             editor = self.lineEdit()
             assert editor is not None
-            editor.setPlaceholderText("Type to search…")
+            editor.setPlaceholderText(self.tr("Type to search…"))
             editor.textEdited.connect(self._edited)
             completer.activated.connect(self._edited)
         view = self.view()
@@ -574,16 +651,23 @@ class ChoiceEditor(_NoWheelCombo, EditorMixin):
             and self._choice_index() is None
             and (self.currentText() not in self._index)
         ):
-            return ["Pick one of the listed values."]
+            return [self.tr("Pick one of the listed values.")]
         return []
 
     def focus_chain(self) -> list[QWidget]:
         return [self]
 
 
+def choice_label(choice: Choice) -> str:
+    """A choice's title; the value null without a title of its own reads "Empty" (never "null")."""
+    if choice.value is None and choice.label == "null":
+        return QCoreApplication.translate("ChoiceEditor", "Empty")
+    return choice.label
+
+
 def _choice_text(field: ChoiceField) -> str:
     index = field.index_of(field.default)
-    return field.choices[index].label if index is not None else dumps(field.default)
+    return choice_label(field.choices[index]) if index is not None else dumps(field.default)
 
 
 _JSON_STARTS = set('{["-0123456789tfn')
@@ -595,11 +679,15 @@ class JsonEditor(_PlainTextEditor):
 
     def __init__(self, field: Field, env: FormEnv, parent: QWidget | None = None) -> None:
         super().__init__(field, env, parent, fixed_font=True)
-        hint = 'JSON value, e.g. "text", 42, true, ["a", "b"] or {"key": "value"}'
-        reason = getattr(field, "reason", "")
+        hint = self.tr('JSON value, e.g. "text", 42, true, ["a", "b"] or {"name": "value"}')
+        reason = field.reason if isinstance(field, JsonField) else ""
         if reason:
-            # No server text here: a tooltip that looks like HTML is shown as HTML.
-            self.setToolTip("Edited as JSON: the form has no fields for this part of the tool's schema.")
+            tip = self.tr("Typed as JSON: the form has no fields for this part of the tool's input.")
+            if env.developer:
+                # The schema's words (`$ref`, keywords): developer mode only. The reason may quote
+                # the server's schema, so the tooltip is made plain text.
+                tip = plain_tooltip(tip + "\n" + reason)
+            self.setToolTip(tip)
         self.setPlaceholderText(_placeholder(field, hint))
         self._show_lines(4)
 
@@ -610,12 +698,12 @@ class JsonEditor(_PlainTextEditor):
         try:
             return json.loads(text), ""
         except json.JSONDecodeError as exc:
-            where = f"Line {exc.lineno}, column {exc.colno}: {exc.msg}."
+            where = fill(self.tr("Line %1, column %2: %3."), str(exc.lineno), str(exc.colno), exc.msg)
             if text.lstrip()[:1] not in _JSON_STARTS:
-                where += ' For plain text, put it in double quotes: "like this".'
+                where += " " + self.tr('For plain text, put it in double quotes: "like this".')
             return MISSING, where
         except RecursionError:
-            return MISSING, "The JSON nests too deeply."
+            return MISSING, self.tr("The JSON nests too deeply.")
 
     def value(self) -> Any:
         return self.parse()[0]
