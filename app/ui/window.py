@@ -845,7 +845,9 @@ class MainWindow(QMainWindow):
         conn = self.controller.connection(server)
         if conn is None:
             return [], [], []
-        entries = conn.catalog.of(kind) if hasattr(conn.catalog, "of") else getattr(conn.catalog, kind)
+        from app.ui.bridge import catalog_kind  # (h11-seams) `kind` came through a signal as str
+
+        entries = conn.catalog.of(catalog_kind(kind))
         items = [item_from(kind, server, obj, str(key)) for key, obj in entries.items()]
         view = self.catalog.views[kind]
         before = view.currentIndex()
