@@ -31,7 +31,7 @@ import re
 import sys
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from contextlib import AsyncExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -1411,8 +1411,25 @@ class ServerConnection:
         return self._masked(_dump(result))  # type: ignore[no-any-return]
 
     async def subscribe_resource(self, uri: str) -> None:
-        """Get `ResourceUpdated` events for `uri` (resources/subscribe, or listen on 2026-07-28)."""
+        """Get `ResourceUpdated` events for `uri` (resources/subscribe, or listen on 2026-07-28).
+
+        The connection is the one owner of its subscriptions: they are renewed after every
+        reconnect (and handed on by the manager when a changed target replaces the connection),
+        so no caller keeps a set of its own or subscribes again."""
         await self._set_subscribed(uri, True)
+
+    @property
+    def subscriptions(self) -> frozenset[str]:
+        """The resources this connection is subscribed to (kept across reconnects)."""
+        return frozenset(self._subscribed)
+
+    def is_subscribed(self, uri: str) -> bool:
+        return uri in self._subscribed
+
+    def adopt_subscriptions(self, uris: Iterable[str]) -> None:
+        """Take over the subscriptions of the connection this one replaces, before it starts:
+        its first connect subscribes to them (nothing is sent now)."""
+        self._subscribed.update(uris)
 
     async def unsubscribe_resource(self, uri: str) -> None:
         await self._set_subscribed(uri, False)

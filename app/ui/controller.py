@@ -60,6 +60,8 @@ class DeskController(QObject):
             person's approval (its row says so; Connect asks again).
         signed_out(name): the server's sign-in left the keychain (from the window, the
             credentials view, anyone calling `sign_out`).
+        subscription_changed(name, uri, on): the server confirmed a subscription to a resource's
+            updates (on) or its end (off), asked for with `set_subscribed`.
     """
 
     servers_changed = Signal()
@@ -68,6 +70,7 @@ class DeskController(QObject):
     config_warning = Signal(str)
     approval_changed = Signal(str)
     signed_out = Signal(str)
+    subscription_changed = Signal(str, str, bool)
 
     def __init__(self, parent: QObject | None = None, *, browser: Browser | None = None) -> None:
         super().__init__(parent)
@@ -341,6 +344,22 @@ class DeskController(QObject):
         """The engine's state of a server; None when the engine does not know it (yet)."""
         conn = self.connection(name)
         return conn.state if conn is not None else None
+
+    # --- resource subscriptions: kept by the engine's connection (renewed after a reconnect) ----
+    def is_subscribed(self, name: str, uri: str) -> bool:
+        conn = self.connection(name)
+        return conn is not None and conn.is_subscribed(uri)
+
+    async def set_subscribed(self, name: str, uri: str, on: bool) -> None:
+        """Follow (or stop following) a resource's updates; nothing to do while not connected."""
+        conn = self.connection(name)
+        if conn is None:
+            return
+        if on:
+            await conn.subscribe_resource(uri)
+        else:
+            await conn.unsubscribe_resource(uri)
+        self.subscription_changed.emit(name, uri, on)
 
     async def _target(self, name: str) -> Target:
         from app.mcp.target import target_from_config

@@ -55,3 +55,34 @@ async def test_ready_means_changes_are_heard(monkeypatch: Any) -> None:
             await conn.stop()
     finally:
         await conn.stop()
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_a_replaced_connection_keeps_the_subscriptions(mode: str) -> None:
+    """Edit a server (its target changes): the manager's new connection follows what the old one
+    followed, without anyone subscribing again (the engine is their one owner)."""
+    from dataclasses import replace
+
+    from app.mcp.events import ResourceUpdated
+    from app.mcp.manager import ConnectionManager
+
+    uri = "demo://notes/groceries"
+    events = EventLog()
+    manager = ConnectionManager(sink=events)
+    target = demo_target(mode=mode)
+    old = manager.set_target(target)
+    manager.connect("demo")
+    try:
+        assert await old.wait_settled(30) is ConnectionState.READY, old.reason
+        assert not (await old.call_tool("add_note", {"name": "groceries", "text": "milk"})).is_error
+        await old.subscribe_resource(uri)
+        new = manager.set_target(replace(target, env={"MCP_DESK_TEST_EDIT": "1"}))
+        assert new is not old and new.is_subscribed(uri)
+        await events.wait_until(lambda: new.state is ConnectionState.READY, timeout=30)
+        since = len(events.events)
+        assert not (await new.call_tool("add_note", {"name": "groceries", "text": "pears"})).is_error
+        await events.wait_for(
+            lambda e: isinstance(e, ResourceUpdated) and e.uri == uri, timeout=10, since=since
+        )
+    finally:
+        await manager.shutdown()
