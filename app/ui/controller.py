@@ -299,16 +299,9 @@ class DeskController(QObject):
         arrives as the engine's state events, which the window shows.
         """
         manager = await self.ensure_engine()
-        try:
-            target = await self._target(name)
-        except Exception as exc:
-            logger.info("cannot prepare %s for sign-in: %s", name, exc)
-            self._unprepared.add(name)
-            self._report_failed(name, exc)
+        if await self._prepare(name) is None:
             return
-        self._unprepared.discard(name)
         self._held.discard(name)
-        manager.set_target(target)
         await manager.sign_in(name)
 
     async def cancel_sign_in(self, name: str) -> None:
@@ -382,17 +375,23 @@ class DeskController(QObject):
         if not await self.allowed_to_run(name):
             self._not_started(name)
             return
+        if await self._prepare(name) is not None:
+            manager.connect(name)
+
+    async def _prepare(self, name: str) -> Target | None:
+        """Hand the engine the server's target as the config says now (connect, sign-in and a
+        saved edit all start here). None, and the server failed with the reason (a missing
+        secret, an unreadable keyring), when it cannot be built."""
         try:
             target = await self._target(name)
         except Exception as exc:
-            # A missing secret or an unreadable keyring: the server fails with that reason.
             logger.info("cannot prepare %s: %s", name, exc)
             self._unprepared.add(name)
             self._report_failed(name, exc)
-            return
+            return None
         self._unprepared.discard(name)
-        manager.set_target(target)
-        manager.connect(name)
+        self._engine().set_target(target)
+        return target
 
     async def disconnect_server(self, name: str) -> None:
         if self.manager is None:
@@ -516,15 +515,10 @@ class DeskController(QObject):
                 await manager.disconnect(name)
                 self._not_started(name)
                 return
-        try:
-            target = await self._target(name)
-        except Exception as exc:
-            self._unprepared.add(name)
-            self._report_failed(name, exc)
-            return
-        self._unprepared.discard(name)
         old = conn.target
-        manager.set_target(target)
+        target = await self._prepare(name)
+        if target is None:
+            return
         if retry or (old != target and conn.state is ConnectionState.FAILED):
             # Its settings (or its keys) changed: try again, as the failure banner promises.
             manager.connect(name)
