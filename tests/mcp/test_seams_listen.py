@@ -22,6 +22,7 @@ from tests.servers.harness import EventLog
 pytestmark = pytest.mark.anyio
 
 
+@pytest.mark.slow
 async def test_ready_means_changes_are_heard(monkeypatch: Any) -> None:
     # A busy machine: the listen stream takes a while to open (what CI did now and then).
     listen = ServerConnection._listen_loop
