@@ -31,7 +31,7 @@ import re
 import sys
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from contextlib import AsyncExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -111,6 +111,11 @@ package manager (a stalled download) ends it."""
 INSTALL_REASON_EVERY = 0.25
 """A new "fetching NAME" reason at most this often: npm fetches a hundred packages in seconds."""
 HEADER_MISMATCH = -32020
+LISTEN_READY_WAIT = 10.0
+"""2026-07-28: READY waits at most this long for the server to acknowledge the change
+subscription (subscriptions/listen). A change the server makes before that is lost (the spec
+keeps no backlog), so "ready" means "a change from now on is heard"; a server slow to answer
+the listen request is still made ready (and heard once it answers)."""
 NOT_MCP_GRACE = 3.0
 """Does this look like an MCP server? A local program that prints text that is not a protocol
 message on stdout, and has sent no protocol message this long after that first line, is not one:
@@ -394,11 +399,15 @@ class ServerConnection:
                     self.was_ready = True
                     if self._auth is not None:
                         self._auth.connected()  # from now on only a step-up may ask the person
-                    self._set_state(ConnectionState.READY)
                     async with anyio.create_task_group() as tg:
-                        tg.start_soon(self._refresher)
                         if self.protocol_version in MODERN_PROTOCOL_VERSIONS:
                             tg.start_soon(self._listener)
+                            # A tool run as soon as the row says "connected" may change the list:
+                            # its notification must find the stream open (the UI test that did
+                            # so on a busy machine waited 20 s for a change never heard).
+                            await self._first_listen()
+                        self._set_state(ConnectionState.READY)
+                        tg.start_soon(self._refresher)
                         await self._lost.wait()
                         tg.cancel_scope.cancel()
                     raise _Lost
@@ -1020,6 +1029,20 @@ class ServerConnection:
                 # Events may have been missed while the stream was down: refetch.
                 self._mark_dirty(*[k for k in CATALOG_KINDS if self._has(k)])
 
+    async def _first_listen(self) -> None:
+        """Wait (at most LISTEN_READY_WAIT) until the listener has opened its first stream, has
+        nothing to listen for, or has given up (the server does not offer it)."""
+        self._listen_wanted += 1
+        generation = self._listen_wanted
+        # The previous connection's listener set the event as it ended (and left it set): a new
+        # one, or this loop would never wait.
+        self._listen_acked = asyncio.Event()
+        with anyio.move_on_after(LISTEN_READY_WAIT) as late:
+            while self._listen_served < generation and not self._listener_done:
+                await self._listen_acked.wait()
+        if late.cancelled_caught:
+            self._log("warning", "client", "the server has not confirmed change notifications yet")
+
     def _acknowledge(self, generation: int) -> None:
         self._listen_served = generation
         self._listen_acked.set()
@@ -1388,8 +1411,25 @@ class ServerConnection:
         return self._masked(_dump(result))  # type: ignore[no-any-return]
 
     async def subscribe_resource(self, uri: str) -> None:
-        """Get `ResourceUpdated` events for `uri` (resources/subscribe, or listen on 2026-07-28)."""
+        """Get `ResourceUpdated` events for `uri` (resources/subscribe, or listen on 2026-07-28).
+
+        The connection is the one owner of its subscriptions: they are renewed after every
+        reconnect (and handed on by the manager when a changed target replaces the connection),
+        so no caller keeps a set of its own or subscribes again."""
         await self._set_subscribed(uri, True)
+
+    @property
+    def subscriptions(self) -> frozenset[str]:
+        """The resources this connection is subscribed to (kept across reconnects)."""
+        return frozenset(self._subscribed)
+
+    def is_subscribed(self, uri: str) -> bool:
+        return uri in self._subscribed
+
+    def adopt_subscriptions(self, uris: Iterable[str]) -> None:
+        """Take over the subscriptions of the connection this one replaces, before it starts:
+        its first connect subscribes to them (nothing is sent now)."""
+        self._subscribed.update(uris)
 
     async def unsubscribe_resource(self, uri: str) -> None:
         await self._set_subscribed(uri, False)

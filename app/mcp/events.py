@@ -15,7 +15,10 @@ from typing import Any, Literal
 logger = logging.getLogger(__name__)
 
 
-class ConnectionState(enum.Enum):
+class ConnectionState(enum.StrEnum):
+    """A `str` enum: each state equals its word ("ready"), so the GUI's Qt signals carry it as that
+    word and `ConnectionState(word)` turns it back; `.value` is the word too."""
+
     IDLE = "idle"
     CONNECTING = "connecting"
     READY = "ready"

@@ -114,6 +114,7 @@ class ConnectionManager:
                     self._spawn(old.notify_roots_changed())
                 return old
             conn = self._new_connection(target)
+            conn.adopt_subscriptions(old.subscriptions)  # the engine keeps them, not its callers
             self._connections[target.name] = conn
             was_wanted = target.name in self._wanted
             self._spawn(self._replace(old, conn if was_wanted else None))

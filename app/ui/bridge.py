@@ -1,44 +1,66 @@
 """Turns the engine's plain-callback events into Qt signals the window can connect to.
 
 The engine (app/mcp) knows nothing of Qt: it calls a sink `Callable[[Event], None]`. The bridge is
-that sink. Events are dispatched by class name so this module does not import the engine (and the
-SDK behind it) before the window has painted.
+that sink, and matches the event classes of `app.mcp.events` (plain dataclasses and the
+`ConnectionState` enum: importing them costs nothing, the SDK is not behind them).
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from PySide6.QtCore import QObject, Signal
+
+from app.mcp.events import (
+    CATALOG_KINDS,
+    CatalogChanged,
+    CatalogKind,
+    ConnectionState,
+    Event,
+    LogLine,
+    Progress,
+    ResourceUpdated,
+    SignInWaiting,
+    StateChanged,
+    Traffic,
+)
 
 logger = logging.getLogger(__name__)
 
 
-def state_name(state: Any) -> str:
-    """The engine's ConnectionState (an enum) as a lower-case word: 'ready', 'failed', ..."""
-    value = getattr(state, "value", None)
-    if isinstance(value, str):
-        return value.lower()
-    name = getattr(state, "name", None)
-    if isinstance(name, str):
-        return name.lower()
-    return str(state).lower()
+_KINDS: dict[str, CatalogKind] = {kind: kind for kind in CATALOG_KINDS}
+
+
+def state_name(state: ConnectionState) -> str:
+    """The engine's ConnectionState as the word the bridge's signal carries: 'ready', 'failed', …"""
+    return state.value
+
+
+def catalog_kind(kind: str) -> CatalogKind:
+    """A catalog kind that came through a signal as `str`, typed again ('tools', 'resources',
+    'resource_templates' or 'prompts'); ValueError for any other word."""
+    try:
+        return _KINDS[kind]
+    except KeyError:
+        raise ValueError(f"not a catalog kind: {kind!r}") from None
 
 
 class EngineBridge(QObject):
     """Re-emits engine events as signals.
 
     Signals:
-        state_changed(server, state, reason): a connection moved to another state
-            (state is 'idle', 'connecting', 'installing', 'ready', 'failed', 'closed' or
-            'needs_sign_in'; 'installing': npx/uvx download it, reason says what).
+        state_changed(server, state, reason): a connection moved to another state; `state` is a
+            `ConnectionState` member (a `str` enum: it equals its word, 'idle', 'connecting',
+            'installing', 'ready', 'failed', 'closed' or 'needs_sign_in', and a slot declared
+            with `str` gets that word; `ConnectionState(state)` turns it back).
+            'installing': npx/uvx download it, reason says what.
         catalog_changed(server, kind, diff): a server's tools/resources/resource_templates/prompts
-            list was (re)loaded; diff has .added .removed .changed name lists.
-        log_line_received(event): a stderr line or a `notifications/message` arrived.
+            list was (re)loaded; diff is a `CatalogDiff` (.added .removed .changed name tuples).
+        log_line_received(event): a `LogLine`, a stderr line or a `notifications/message`.
         progress_reported(server, call_id, progress, total, message): a call reported progress
             (total is None when unknown).
-        traffic_recorded(event): a JSON-RPC message was sent or received (secrets masked).
+        traffic_recorded(event): a `Traffic` event, a JSON-RPC message sent or received (secrets
+            masked).
         resource_updated(server, uri): a subscribed resource changed.
         sign_in_waiting(server, url): a sign-in page is open in the browser and the engine waits
             for the person (url: the page's address, for "Copy link").
@@ -52,29 +74,29 @@ class EngineBridge(QObject):
     resource_updated = Signal(str, str)
     sign_in_waiting = Signal(str, str)
 
-    def __call__(self, event: Any) -> None:
+    def __call__(self, event: Event) -> None:
         """The engine sink: called for every event, on the loop's (GUI) thread or any other."""
-        kind = type(event).__name__
         try:
-            if kind == "StateChanged":
-                self.state_changed.emit(event.server, state_name(event.state), event.reason or "")
-            elif kind == "CatalogChanged":
-                self.catalog_changed.emit(event.server, str(event.kind), event.diff)
-            elif kind == "LogLine":
-                self.log_line_received.emit(event)
-            elif kind == "Progress":
-                total = None if event.total is None else float(event.total)
-                self.progress_reported.emit(
-                    event.server, str(event.call_id), float(event.progress or 0.0), total, event.message or ""
-                )
-            elif kind == "Traffic":
-                self.traffic_recorded.emit(event)
-            elif kind == "ResourceUpdated":
-                self.resource_updated.emit(event.server, event.uri)
-            elif kind == "SignInWaiting":
-                self.sign_in_waiting.emit(event.server, event.url)
-            else:
-                logger.debug("unhandled engine event %s", kind)
+            match event:
+                case StateChanged():
+                    self.state_changed.emit(event.server, event.state, event.reason or "")
+                case CatalogChanged():
+                    self.catalog_changed.emit(event.server, event.kind, event.diff)
+                case LogLine():
+                    self.log_line_received.emit(event)
+                case Progress():
+                    total = None if event.total is None else float(event.total)
+                    self.progress_reported.emit(
+                        event.server, event.call_id, float(event.progress or 0.0), total, event.message or ""
+                    )
+                case Traffic():
+                    self.traffic_recorded.emit(event)
+                case ResourceUpdated():
+                    self.resource_updated.emit(event.server, event.uri)
+                case SignInWaiting():
+                    self.sign_in_waiting.emit(event.server, event.url)
+                case _:
+                    logger.debug("unhandled engine event %s", type(event).__name__)
         except RuntimeError:
             # The bridge was deleted (window closed) while the engine was still shutting down.
-            logger.debug("engine event %s after the bridge was deleted", kind)
+            logger.debug("engine event %s after the bridge was deleted", type(event).__name__)

@@ -13,16 +13,28 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
+from app.mcp.events import ConnectionState
 from app.ui.bridge import EngineBridge
 
-if TYPE_CHECKING:  # the store is imported when the list is first read, not at start
+if TYPE_CHECKING:
+    # Imported for real when first needed, not at start: the store when the list is first read,
+    # the engine (and the SDK behind it) in a worker thread after the first paint.
+    from app.config.model import ServerEntry, ServerSettings
     from app.config.store import ConfigStore
     from app.config.trust import TrustRequest
     from app.mcp.auth import AuthStatus, Browser
+    from app.mcp.connection import ServerConnection
+    from app.mcp.handlers import ClientHandlers
+    from app.mcp.manager import ConnectionManager
+    from app.mcp.target import Target
+    from app.secrets.store import SecretStore
+    from app.ui.config_watch import ConfigWatcher
+
+_T = TypeVar("_T")
 
 # Asks the person whether a local command may run (the window's trust dialog); True = allowed.
 TrustPrompt = Callable[["TrustRequest"], Awaitable[bool]]
@@ -30,6 +42,8 @@ TrustPrompt = Callable[["TrustRequest"], Awaitable[bool]]
 logger = logging.getLogger(__name__)
 
 CATALOG_KINDS = ("tools", "resources", "resource_templates", "prompts")
+# A server in one of these is running (or about to): its own events tell what it does next.
+RUNNING_STATES = frozenset({ConnectionState.CONNECTING, ConnectionState.INSTALLING, ConnectionState.READY})
 
 
 class DeskController(QObject):
@@ -46,6 +60,8 @@ class DeskController(QObject):
             person's approval (its row says so; Connect asks again).
         signed_out(name): the server's sign-in left the keychain (from the window, the
             credentials view, anyone calling `sign_out`).
+        subscription_changed(name, uri, on): the server confirmed a subscription to a resource's
+            updates (on) or its end (off), asked for with `set_subscribed`.
     """
 
     servers_changed = Signal()
@@ -54,6 +70,7 @@ class DeskController(QObject):
     config_warning = Signal(str)
     approval_changed = Signal(str)
     signed_out = Signal(str)
+    subscription_changed = Signal(str, str, bool)
 
     def __init__(self, parent: QObject | None = None, *, browser: Browser | None = None) -> None:
         super().__init__(parent)
@@ -61,13 +78,13 @@ class DeskController(QObject):
         # Shows the person a sign-in page: the system browser (QtBrowser) unless one is given
         # (tests give a headless one). Handed to every connection the engine makes.
         self._browser: Browser | None = browser
-        self.manager: Any = None
-        self.handlers: Any = None
+        self.manager: ConnectionManager | None = None  # made by ensure_engine()
+        self.handlers: ClientHandlers | None = None
         self.config_error: str | None = None
         self._store: ConfigStore | None = None
-        self._secrets: Any = None
+        self._secrets: SecretStore | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._engine_import: asyncio.Future[Any] | None = None
+        self._engine_import: asyncio.Future[type[ConnectionManager]] | None = None
         self._held: set[str] = set()  # disconnected by hand before the start-up connect began
         # name -> disabled, as of the last look at the server list: tells a server added (or
         # switched on) during the session from one that was there all along.
@@ -75,7 +92,7 @@ class DeskController(QObject):
         self._shapes: dict[str, str] = {}  # name -> the entry and its settings as last saved
         self._syncing: dict[str, asyncio.Task[Any]] = {}
         self._unprepared: set[str] = set()  # failed before the engine had a target (a secret missing)
-        self._watcher: Any = None
+        self._watcher: ConfigWatcher | None = None
         self._reload_error: str | None = None  # the last outside edit that did not parse
         self._warned: list[str] = []
         self._seen_revision = -1  # the store's outside_revision the list on screen reflects
@@ -127,9 +144,10 @@ class DeskController(QObject):
         from app.config import paths
         from app.ui.config_watch import ConfigWatcher
 
-        self._watcher = ConfigWatcher(self.store.dir, (paths.SERVERS_FILE, paths.SETTINGS_FILE), parent=owner)
-        self._watcher.changed.connect(self.reload_from_disk)
-        self._watcher.destroyed.connect(self._watcher_gone)
+        watcher = ConfigWatcher(self.store.dir, (paths.SERVERS_FILE, paths.SETTINGS_FILE), parent=owner)
+        watcher.changed.connect(self.reload_from_disk)
+        watcher.destroyed.connect(self._watcher_gone)
+        self._watcher = watcher
 
     def _watcher_gone(self) -> None:
         self._watcher = None
@@ -170,13 +188,14 @@ class DeskController(QObject):
         return changed
 
     @property
-    def store(self) -> Any:
+    def store(self) -> ConfigStore:
         if self._store is None:
             self.load_config()
+        assert self._store is not None  # load_config() always leaves one (empty when unreadable)
         return self._store
 
     @property
-    def secrets(self) -> Any:
+    def secrets(self) -> SecretStore:
         if self._secrets is None:
             from app.secrets.profile import folder_secrets
             from app.secrets.store import SecretStore
@@ -193,21 +212,19 @@ class DeskController(QObject):
             return set()
         return set(self._secrets.session_servers())
 
-    def entries(self) -> list[Any]:
-        """ServerEntry objects in the user's order (none while the file is broken)."""
+    def entries(self) -> list[ServerEntry]:
+        """The servers in the user's order (none while the file is broken)."""
         if self.config_error is not None:
             return []
-        ents = self.store.entries
-        items = list(ents.values()) if isinstance(ents, dict) else list(ents)
-        return items
+        return self.store.entries
 
-    def entry(self, name: str) -> Any | None:
+    def entry(self, name: str) -> ServerEntry | None:
         for e in self.entries():
             if e.name == name:
                 return e
         return None
 
-    def settings(self, name: str) -> Any:
+    def settings(self, name: str) -> ServerSettings:
         return self.store.settings(name)
 
     def save(self) -> bool:
@@ -230,16 +247,11 @@ class DeskController(QObject):
             return False
 
     def trust(self, server: str, tool: str) -> None:
-        s = self.settings(server)
-        trusted = s.trusted_tools
-        if isinstance(trusted, set):
-            trusted.add(tool)
-        else:
-            trusted.append(tool)
+        self.settings(server).trusted_tools.add(tool)
         self.save()
 
     # --- engine -------------------------------------------------------------------------------
-    def start_engine(self, handlers: Any = None) -> None:
+    def start_engine(self, handlers: ClientHandlers | None = None) -> None:
         """Import the engine in a worker thread, then create the ConnectionManager on this thread.
 
         Importing the engine pulls in the MCP SDK (seconds on a busy machine); on the GUI thread it
@@ -252,7 +264,7 @@ class DeskController(QObject):
         loop = asyncio.get_event_loop()
         self._engine_import = loop.run_in_executor(None, _import_engine)
 
-    async def ensure_engine(self) -> Any:
+    async def ensure_engine(self) -> ConnectionManager:
         if self.manager is None:
             if self._engine_import is None:
                 self.start_engine()
@@ -263,6 +275,12 @@ class DeskController(QObject):
                     handlers=self.handlers, sink=self.bridge, secrets=self.secrets, browser=self.browser
                 )
                 self.engine_started.emit()
+        return self.manager
+
+    def _engine(self) -> ConnectionManager:
+        """The ConnectionManager, for steps that run only after ensure_engine() made it."""
+        if self.manager is None:
+            raise RuntimeError("the engine has not started yet")
         return self.manager
 
     @property
@@ -280,33 +298,23 @@ class DeskController(QObject):
         Returns when the attempt is over (signed in, cancelled, timed out, refused); how it ended
         arrives as the engine's state events, which the window shows.
         """
-        await self.ensure_engine()
-        try:
-            target = await self._target(name)
-        except Exception as exc:
-            logger.info("cannot prepare %s for sign-in: %s", name, exc)
-            self._unprepared.add(name)
-            self._report_failed(name, exc)
+        manager = await self.ensure_engine()
+        if await self._prepare(name) is None:
             return
-        self._unprepared.discard(name)
         self._held.discard(name)
-        self.manager.set_target(target)
-        await self.manager.sign_in(name)
+        await manager.sign_in(name)
 
     async def cancel_sign_in(self, name: str) -> None:
         """Stop waiting for the browser; the engine says "sign-in was cancelled"."""
-        if self.manager is None or self.manager.get(name) is None:
-            return
-        result = self.manager.cancel_sign_in(name)
-        if asyncio.iscoroutine(result):
-            await result
+        if self.manager is not None:
+            self.manager.cancel_sign_in(name)  # False (nothing to stop) when none was under way
 
     async def sign_out(self, name: str) -> None:
         """Forget the server's tokens and registration (the keychain); it then needs a sign-in."""
-        await self.ensure_engine()
+        manager = await self.ensure_engine()
         try:
-            if self.manager.get(name) is not None:
-                await self.manager.sign_out(name)
+            if manager.get(name) is not None:
+                await manager.sign_out(name)
             else:
                 from app.mcp.auth import forget
 
@@ -320,12 +328,33 @@ class DeskController(QObject):
 
         return await read_status(self.secrets, name)
 
-    def connection(self, name: str) -> Any | None:
+    def connection(self, name: str) -> ServerConnection | None:
         if self.manager is None:
             return None
         return self.manager.get(name)
 
-    async def _target(self, name: str) -> Any:
+    def state(self, name: str) -> ConnectionState | None:
+        """The engine's state of a server; None when the engine does not know it (yet)."""
+        conn = self.connection(name)
+        return conn.state if conn is not None else None
+
+    # --- resource subscriptions: kept by the engine's connection (renewed after a reconnect) ----
+    def is_subscribed(self, name: str, uri: str) -> bool:
+        conn = self.connection(name)
+        return conn is not None and conn.is_subscribed(uri)
+
+    async def set_subscribed(self, name: str, uri: str, on: bool) -> None:
+        """Follow (or stop following) a resource's updates; nothing to do while not connected."""
+        conn = self.connection(name)
+        if conn is None:
+            return
+        if on:
+            await conn.subscribe_resource(uri)
+        else:
+            await conn.unsubscribe_resource(uri)
+        self.subscription_changed.emit(name, uri, on)
+
+    async def _target(self, name: str) -> Target:
         from app.mcp.target import target_from_config
 
         entry = self.entry(name)
@@ -336,27 +365,33 @@ class DeskController(QObject):
         return await asyncio.to_thread(target_from_config, entry, settings, self.secrets)
 
     async def connect_server(self, name: str) -> None:
-        await self.ensure_engine()
+        manager = await self.ensure_engine()
         if self._needs_approval(name) and not self._running(name):
             # It waits its turn for the trust prompt (or the prompt is open): say so, not
             # "connecting…" — nothing runs until the person allows it.
-            from app.mcp.events import WAITING_FOR_APPROVAL, ConnectionState
+            from app.mcp.events import WAITING_FOR_APPROVAL
 
-            self.manager.report(name, ConnectionState.IDLE, WAITING_FOR_APPROVAL)
+            manager.report(name, ConnectionState.IDLE, WAITING_FOR_APPROVAL)
         if not await self.allowed_to_run(name):
             self._not_started(name)
             return
+        if await self._prepare(name) is not None:
+            manager.connect(name)
+
+    async def _prepare(self, name: str) -> Target | None:
+        """Hand the engine the server's target as the config says now (connect, sign-in and a
+        saved edit all start here). None, and the server failed with the reason (a missing
+        secret, an unreadable keyring), when it cannot be built."""
         try:
             target = await self._target(name)
         except Exception as exc:
-            # A missing secret or an unreadable keyring: the server fails with that reason.
             logger.info("cannot prepare %s: %s", name, exc)
             self._unprepared.add(name)
             self._report_failed(name, exc)
-            return
+            return None
         self._unprepared.discard(name)
-        self.manager.set_target(target)
-        self.manager.connect(name)
+        self._engine().set_target(target)
+        return target
 
     async def disconnect_server(self, name: str) -> None:
         if self.manager is None:
@@ -381,7 +416,7 @@ class DeskController(QObject):
             self.manager.remove(name)
 
     async def connect_enabled(self) -> list[str]:
-        names = [e.name for e in self.entries() if not getattr(e, "disabled", False)]
+        names = [e.name for e in self.entries() if not e.disabled]
         await asyncio.gather(*(self.connect_server(n) for n in names))
         return names
 
@@ -392,13 +427,11 @@ class DeskController(QObject):
         The list is read after the import, not before: a server the person removed, disabled or
         already connected/disconnected by hand while the SDK was loading is left as they chose.
         """
-        await self.ensure_engine()
+        manager = await self.ensure_engine()
         names = [
             e.name
             for e in self.entries()
-            if not getattr(e, "disabled", False)
-            and self.manager.get(e.name) is None
-            and e.name not in self._held
+            if not e.disabled and manager.get(e.name) is None and e.name not in self._held
         ]
         await asyncio.gather(*(self.connect_server(n) for n in names))
         return names
@@ -406,17 +439,14 @@ class DeskController(QObject):
     # --- keeping connections in step with the server list -------------------------------------
     def _snapshot(self) -> dict[str, bool]:
         self._shapes = {e.name: self._shape(e) for e in self.entries()}
-        return {e.name: bool(getattr(e, "disabled", False)) for e in self.entries()}
+        return {e.name: e.disabled for e in self.entries()}
 
-    def _shape(self, entry: Any) -> str:
+    def _shape(self, entry: ServerEntry) -> str:
         """The entry and the settings that shape its connection, as text: a save that changed
         them tells a failed server to try again (what the failure banner promises)."""
         import json
 
-        try:
-            settings = self.settings(entry.name).to_json()
-        except Exception:  # a store without settings (tests' stand-ins)
-            settings = {}
+        settings = self.settings(entry.name).to_json()
         for key in ("trusted_tools", "order", "approved_launch"):
             settings.pop(key, None)
         return json.dumps([entry.to_json(), settings], sort_keys=True, default=str)
@@ -449,7 +479,9 @@ class DeskController(QObject):
             elif self.connection(name) is not None:
                 conn = self.connection(name)
                 edited = shapes_before.get(name) != self._shapes.get(name)
-                failed = name in self._unprepared or (conn is not None and conn.state.value == "failed")
+                failed = name in self._unprepared or (
+                    conn is not None and conn.state is ConnectionState.FAILED
+                )
                 self._track(name, self._retarget(name, retry=failed and edited))
             elif name in self._unprepared:
                 self._track(name, self._connect_now(name))  # e.g. the missing secret was just given
@@ -457,7 +489,7 @@ class DeskController(QObject):
     async def _connect_now(self, name: str) -> None:
         await self.connect_server(name)
 
-    def _track(self, name: str, coro: Any) -> None:
+    def _track(self, name: str, coro: Awaitable[None]) -> None:
         task = self.spawn(coro)
         self._syncing[name] = task
 
@@ -474,26 +506,22 @@ class DeskController(QObject):
         conn = self.connection(name)
         if conn is None:
             return
+        manager = self._engine()
         if self._needs_approval(name):
-            if conn.state.value in ("idle", "closed"):
+            if conn.state in (ConnectionState.IDLE, ConnectionState.CLOSED):
                 return  # not running: the next Connect asks
             if not await self.allowed_to_run(name):
                 # What runs now is not what was approved: stop it rather than run the new one.
-                await self.manager.disconnect(name)
+                await manager.disconnect(name)
                 self._not_started(name)
                 return
-        try:
-            target = await self._target(name)
-        except Exception as exc:
-            self._unprepared.add(name)
-            self._report_failed(name, exc)
-            return
-        self._unprepared.discard(name)
         old = conn.target
-        self.manager.set_target(target)
-        if retry or (old != target and conn.state.value == "failed"):
+        target = await self._prepare(name)
+        if target is None:
+            return
+        if retry or (old != target and conn.state is ConnectionState.FAILED):
             # Its settings (or its keys) changed: try again, as the failure banner promises.
-            self.manager.connect(name)
+            manager.connect(name)
 
     # --- the trust gate: a local command runs only once the person allowed it -----------------
     def _needs_approval(self, name: str) -> bool:
@@ -575,24 +603,21 @@ class DeskController(QObject):
             logger.warning("the approval of %s could not be saved: %s", name, exc)
 
     def _running(self, name: str) -> bool:
-        conn = self.connection(name)
-        return conn is not None and conn.state.value in ("connecting", "installing", "ready")
+        return self.state(name) in RUNNING_STATES
 
     def _not_started(self, name: str) -> None:
         """Publish, through the engine, that a server was not allowed to start (its row's note
         says it waits for the person's approval; Connect asks again)."""
         if self.manager is None or self._running(name):
             return  # still running as it was approved before: its own events say so
-        from app.mcp.events import WAITING_FOR_APPROVAL, ConnectionState
+        from app.mcp.events import WAITING_FOR_APPROVAL
 
         self.manager.report(name, ConnectionState.IDLE, WAITING_FOR_APPROVAL)
 
     def _report_failed(self, name: str, exc: BaseException) -> None:
         """A target that cannot be prepared (a key missing, the keychain locked) fails with that
         reason: published by the engine, like every other state, for every view to show."""
-        from app.mcp.events import ConnectionState
-
-        self.manager.report(name, ConnectionState.FAILED, _reason(exc))
+        self._engine().report(name, ConnectionState.FAILED, _reason(exc))
 
     async def shutdown(self) -> None:
         for t in list(self._tasks):
@@ -602,12 +627,14 @@ class DeskController(QObject):
         if self.manager is not None:
             await self.manager.shutdown()
 
-    def spawn(self, coro: Any, on_error: Callable[[BaseException], None] | None = None) -> asyncio.Task[Any]:
+    def spawn(
+        self, coro: Awaitable[_T], on_error: Callable[[BaseException], None] | None = None
+    ) -> asyncio.Task[_T]:
         """Run a coroutine from a slot; keep a reference so it is not collected mid-flight."""
-        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
+        task: asyncio.Task[_T] = asyncio.ensure_future(coro)
         self._tasks.add(task)
 
-        def done(t: asyncio.Task[Any]) -> None:
+        def done(t: asyncio.Task[_T]) -> None:
             self._tasks.discard(t)
             if t.cancelled():
                 return
@@ -622,7 +649,7 @@ class DeskController(QObject):
         return task
 
 
-def _import_engine() -> Any:
+def _import_engine() -> type[ConnectionManager]:
     """Runs in a worker thread: the heavy imports only (objects are made on the GUI thread)."""
     import app.mcp.target  # noqa: F401  (needed at the first connect)
     from app.mcp.manager import ConnectionManager

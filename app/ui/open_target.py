@@ -14,7 +14,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt, QUrl, Slot
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, QUrl, Slot
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
@@ -28,16 +28,14 @@ from PySide6.QtWidgets import (
 )
 
 from app.config.links import MAX_LINK, LinkError, looks_like_link, parse_link
+from app.install.plan import InstallPlan
 from app.ui.async_dialogs import inform, run_dialog
 from app.ui.safe_text import plain_label
+from app.ui.theme import notice_style
 
 logger = logging.getLogger(__name__)
 
 BUNDLE_SUFFIXES = (".mcpb", ".dxt")
-
-
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("OpenTarget", text)
 
 
 def bundle_path(text: str) -> Path | None:
@@ -61,7 +59,10 @@ async def open_argument(window: Any, text: str) -> str | None:
             from app.ui.bundle_dialog import install_bundle_file
         except ImportError:
             await _cannot(
-                window, _tr("Server packages (.mcpb) cannot be opened by this version of MCP Desk.")
+                window,
+                QCoreApplication.translate(
+                    "OpenTarget", "Server packages (.mcpb) cannot be opened by this version of MCP Desk."
+                ),
             )
             return None
         result: str | None = await install_bundle_file(window, path)
@@ -70,9 +71,10 @@ async def open_argument(window: Any, text: str) -> str | None:
         return await open_link(window, text)
     await _cannot(
         window,
-        _tr(
+        QCoreApplication.translate(
+            "OpenTarget",
             "MCP Desk cannot open this. It opens install links (mcp-desk://, cursor://, vscode:, "
-            "lmstudio://) and server packages (.mcpb)."
+            "lmstudio://) and server packages (.mcpb).",
         ),
     )
     return None
@@ -85,7 +87,12 @@ async def open_link(window: Any, text: str) -> str | None:
     try:
         plan = parse_link(text)
     except LinkError as exc:
-        await _cannot(window, _tr("This install link cannot be used: %1.").replace("%1", str(exc)))
+        await _cannot(
+            window,
+            QCoreApplication.translate("OpenTarget", "This install link cannot be used: %1.").replace(
+                "%1", str(exc)
+            ),
+        )
         return None
     return await install_plan(window, plan)
 
@@ -93,7 +100,12 @@ async def open_link(window: Any, text: str) -> str | None:
 async def _cannot(window: Any, message: str) -> None:
     # The text itself is not shown: a link may hold a key typed in clear.
     window.open_problem = message  # tests read it here
-    await inform(window, _tr("Cannot open"), message, icon=QMessageBox.Icon.Warning)
+    await inform(
+        window,
+        QCoreApplication.translate("OpenTarget", "Cannot open"),
+        message,
+        icon=QMessageBox.Icon.Warning,
+    )
 
 
 class LinkDialog(QDialog):
@@ -102,13 +114,14 @@ class LinkDialog(QDialog):
 
     def __init__(self, parent: QWidget | None = None, text: str = "") -> None:
         super().__init__(parent)
-        self.setWindowTitle(_tr("Open an install link"))
+        self.setWindowTitle(QCoreApplication.translate("OpenTarget", "Open an install link"))
         lay = QVBoxLayout(self)
         lay.addWidget(
             QLabel(
-                _tr(
+                QCoreApplication.translate(
+                    "OpenTarget",
                     "Paste an install link from a web page or a README (mcp-desk://, cursor://, "
-                    "vscode: or lmstudio://). You will see what it adds before anything is added."
+                    "vscode: or lmstudio://). You will see what it adds before anything is added.",
                 ),
                 self,
                 wordWrap=True,
@@ -123,18 +136,28 @@ class LinkDialog(QDialog):
         lay.addWidget(self.edit, 1)
         self.problem = plain_label("", self)
         self.problem.setObjectName("installError")
-        self.problem.setStyleSheet("QLabel#installError { color: #c0392b; }")
+        self._restyle()
         self.problem.hide()
         lay.addWidget(self.problem)
         self.buttons = QDialogButtonBox(self)
-        self.open_button = self.buttons.addButton(_tr("Open"), QDialogButtonBox.ButtonRole.AcceptRole)
+        self.open_button = self.buttons.addButton(
+            QCoreApplication.translate("OpenTarget", "Open"), QDialogButtonBox.ButtonRole.AcceptRole
+        )
         self.buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         lay.addWidget(self.buttons)
-        self.plan: Any = None
+        self.plan: InstallPlan | None = None
         self.resize(520, 220)
         self._changed()
+
+    def _restyle(self) -> None:
+        self.problem.setStyleSheet(notice_style("error", "QLabel#installError"))
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self._restyle()  # the system switched between light and dark
 
     def text(self) -> str:
         return self.edit.toPlainText().strip()
@@ -149,7 +172,11 @@ class LinkDialog(QDialog):
         try:
             self.plan = parse_link(self.text())
         except LinkError as exc:
-            self.problem.setText(_tr("This install link cannot be used: %1.").replace("%1", str(exc)))
+            self.problem.setText(
+                QCoreApplication.translate("OpenTarget", "This install link cannot be used: %1.").replace(
+                    "%1", str(exc)
+                )
+            )
             self.problem.show()
             return
         super().accept()
@@ -175,7 +202,7 @@ async def open_link_dialog(window: Any, text: str = "") -> str | None:
 def add_link_actions(window: Any, menu: QMenu) -> None:
     """The Servers menu's "Open an install link…", and Ctrl+V on the server list opening a pasted
     install link (other pasted text is left alone)."""
-    action = QAction(_tr("Open an install &link…"), window)
+    action = QAction(QCoreApplication.translate("OpenTarget", "Open an install &link…"), window)
     action.triggered.connect(lambda: window.controller.spawn(open_link_dialog(window)))
     menu.addAction(action)
     window.open_link_action = action

@@ -17,16 +17,15 @@ import asyncio
 import contextlib
 import logging
 import signal
-from typing import Any
+from collections.abc import Callable
 
-from PySide6.QtCore import QEvent
+from PySide6.QtCore import QCoreApplication, QEvent
+from PySide6.QtGui import QGuiApplication, QSessionManager
 from PySide6.QtWidgets import QApplication
 
 logger = logging.getLogger(__name__)
 
-SIGNALS = tuple(
-    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
-)
+SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
 class DeskApplication(QApplication):
@@ -34,7 +33,7 @@ class DeskApplication(QApplication):
     `quit_hook` instead of ending the event loop at once. Only the app object's own events pass
     through this override (an event filter on the app would see every event of every widget)."""
 
-    quit_hook: Any = None
+    quit_hook: Callable[[], None] | None = None
 
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Quit and self.quit_hook is not None:
@@ -47,18 +46,18 @@ class QuitRequests:
     """`requested` is set by whichever way asked first; `on_commit_data` runs at a session's
     "save your data" (the session may still be cancelled then, so nothing is stopped)."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: QCoreApplication) -> None:
         self.app = app
         self.requested = asyncio.Event()
         self.reason = ""
-        self.on_commit_data: Any = None
+        self.on_commit_data: Callable[[], None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        app.setQuitOnLastWindowClosed(False)  # we quit, once the servers are stopped
-        app.lastWindowClosed.connect(lambda: self.request("the window was closed"))
+        if isinstance(app, QGuiApplication):  # (always, but for a core-only app in a tool)
+            app.setQuitOnLastWindowClosed(False)  # we quit, once the servers are stopped
+            app.lastWindowClosed.connect(lambda: self.request("the window was closed"))
+            app.commitDataRequest.connect(self._commit_data)
         if isinstance(app, DeskApplication):
             app.quit_hook = lambda: self.request("the application was asked to quit")
-        if hasattr(app, "commitDataRequest"):
-            app.commitDataRequest.connect(self._commit_data)
         # Until the loop takes over (`attach`), a signal only has to be remembered.
         self._early: list[int] = []
         self._previous = {sig: signal.getsignal(sig) for sig in SIGNALS}
@@ -92,10 +91,9 @@ class QuitRequests:
             self.reason = reason
             self.requested.set()
 
-    def _commit_data(self, _manager: Any) -> None:
+    def _commit_data(self, _manager: QSessionManager) -> None:
         if self.on_commit_data is not None:
             try:
                 self.on_commit_data()
             except Exception:
                 logger.exception("could not save the window state for the session manager")
-

@@ -175,7 +175,6 @@ class MainWindow(QMainWindow):
         self._call_task: asyncio.Task[Any] | None = None
         self._call_id: str | None = None
         self._call_server: str | None = None
-        self._subscribed: set[tuple[str, str]] = set()
         self._restoring: tuple[str, str, str] | None = None
         self._refreshing = False
         self.rename_dialog: QInputDialog | None = None  # open while Rename… asks for a name
@@ -486,7 +485,7 @@ class MainWindow(QMainWindow):
             p = self._resource_panel = ResourcePanel()
             p.read_requested.connect(self.read_resource)
             p.subscribe_toggled.connect(self.toggle_subscription)
-            p.is_subscribed = lambda server, uri: (server, uri) in self._subscribed
+            p.is_subscribed = self.controller.is_subscribed
             self._wire_result(p.result)
             self.right.addWidget(p)
         return self._resource_panel
@@ -798,8 +797,6 @@ class MainWindow(QMainWindow):
             self.controller.spawn(self._read_auth(server))
             first = server not in self._loaded
             self._loaded.add(server)
-            if first:
-                self._resubscribe(server)
             self._show_server_icon(server)
             for kind in KINDS:
                 self._refresh_kind(server, kind)
@@ -813,19 +810,6 @@ class MainWindow(QMainWindow):
             self._clear_server(server)
         if server == self.current_server() or state == READY:
             self._update_empty_state()
-
-    def _resubscribe(self, server: str) -> None:
-        """A new connection knows nothing of the old one's subscriptions: ask again."""
-        conn = self.controller.connection(server)
-        uris = sorted(u for s, u in self._subscribed if s == server)
-        if conn is None or not uris:
-            return
-
-        async def go() -> None:
-            for uri in uris:
-                await conn.subscribe_resource(uri)
-
-        self.controller.spawn(go(), self._show_error)
 
     def _show_server_icon(self, server: str) -> None:
         conn = self.controller.connection(server)
@@ -845,7 +829,9 @@ class MainWindow(QMainWindow):
         conn = self.controller.connection(server)
         if conn is None:
             return [], [], []
-        entries = conn.catalog.of(kind) if hasattr(conn.catalog, "of") else getattr(conn.catalog, kind)
+        from app.ui.bridge import catalog_kind  # (h11-seams) `kind` came through a signal as str
+
+        entries = conn.catalog.of(catalog_kind(kind))
         items = [item_from(kind, server, obj, str(key)) for key, obj in entries.items()]
         view = self.catalog.views[kind]
         before = view.currentIndex()
@@ -928,7 +914,7 @@ class MainWindow(QMainWindow):
         p = self._resource_panel
         if p is None or p.server != server or p.uri != uri:
             return
-        if (server, uri) in self._subscribed:
+        if self.controller.is_subscribed(server, uri):
             # Subscribed and on screen: show the new version rather than ask for a click.
             async def reread() -> None:
                 await self._read(server, uri, p.result)
@@ -1050,7 +1036,7 @@ class MainWindow(QMainWindow):
             self.right.setCurrentWidget(self.tool_panel)
         elif kind == "resources":
             self.resource_panel.show_resource(
-                item.server, item.obj, (item.server, item.key) in self._subscribed, can_sub
+                item.server, item.obj, self.controller.is_subscribed(item.server, item.key), can_sub
             )
             self.right.setCurrentWidget(self.resource_panel)
         elif kind == "resource_templates":
@@ -1196,18 +1182,8 @@ class MainWindow(QMainWindow):
 
     @Slot(str, str, bool)
     def toggle_subscription(self, server: str, uri: str, on: bool) -> None:
-        async def go() -> None:
-            conn = self.controller.connection(server)
-            if conn is None:
-                return
-            if on:
-                await conn.subscribe_resource(uri)
-                self._subscribed.add((server, uri))
-            else:
-                await conn.unsubscribe_resource(uri)
-                self._subscribed.discard((server, uri))
-
-        self.controller.spawn(go(), self._show_error)
+        # The engine's connection keeps the subscriptions (and renews them after a reconnect).
+        self.controller.spawn(self.controller.set_subscribed(server, uri, on), self._show_error)
 
     @Slot(str, str, object)
     def get_prompt(self, server: str, name: str, args: Any) -> None:

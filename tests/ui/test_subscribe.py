@@ -40,8 +40,9 @@ def test_subscribed_note_is_read_again_when_it_changes(qtbot: Any, desk: Any) ->
     # The note read through the template is one concrete resource: it can be followed.
     assert panel.uri == URI
     assert panel.subscribe.isVisibleTo(panel)
-    panel.subscribe.setChecked(True)
-    qtbot.waitUntil(lambda: ("demo", URI) in desk._subscribed, timeout=20000)
+    with qtbot.waitSignal(desk.controller.subscription_changed, timeout=20000):
+        panel.subscribe.setChecked(True)
+    assert desk.controller.is_subscribed("demo", URI)
 
     with qtbot.waitSignal(desk.resource_refreshed, timeout=20000) as sig:
         add_note(qtbot, desk, "oat milk, pears")
@@ -51,8 +52,9 @@ def test_subscribed_note_is_read_again_when_it_changes(qtbot: Any, desk: Any) ->
     assert "Updated at" in panel.updated.text()
 
     # Unsubscribed: the next change is not pushed (the server only tells subscribers).
-    panel.subscribe.setChecked(False)
-    qtbot.waitUntil(lambda: ("demo", URI) not in desk._subscribed, timeout=20000)
+    with qtbot.waitSignal(desk.controller.subscription_changed, timeout=20000):
+        panel.subscribe.setChecked(False)
+    assert not desk.controller.is_subscribed("demo", URI)
     conn = desk.controller.connection("demo")
     assert not run(qtbot, conn.call_tool("add_note", {"name": "groceries", "text": "cheese"})).is_error
     # Nothing re-read it by itself; Read by hand shows the change.

@@ -19,7 +19,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QIcon
 
-from app.mcp.events import WAITING_FOR_APPROVAL, WAITING_FOR_BROWSER
+from app.mcp.events import WAITING_FOR_APPROVAL, WAITING_FOR_BROWSER, ConnectionState
 from app.ui.safe_text import plain_tooltip, visible_line
 from app.ui.theme import state_colour
 
@@ -27,14 +27,15 @@ logger = logging.getLogger(__name__)
 
 Index = QModelIndex | QPersistentModelIndex
 
-# Connection states as the engine names them (ConnectionState values, lower-cased).
-IDLE = "idle"
-CONNECTING = "connecting"
-INSTALLING = "installing"  # npx/uvx download the server on its first start
-READY = "ready"
-FAILED = "failed"
-CLOSED = "closed"
-NEEDS_SIGN_IN = "needs_sign_in"
+# Connection states: the engine's ConnectionState (a str enum, equal to the word the bridge's
+# state_changed carries: READY == "ready"). DISABLED is the list's own (an entry switched off).
+IDLE = ConnectionState.IDLE
+CONNECTING = ConnectionState.CONNECTING
+INSTALLING = ConnectionState.INSTALLING  # npx/uvx download the server on its first start
+READY = ConnectionState.READY
+FAILED = ConnectionState.FAILED
+CLOSED = ConnectionState.CLOSED
+NEEDS_SIGN_IN = ConnectionState.NEEDS_SIGN_IN
 DISABLED = "disabled"
 
 # Each state's look: its icon (app.ui.icons "state-KEY") and colour (app.ui.theme.state_colour),
