@@ -158,7 +158,8 @@ def test_search_all_servers_shows_qualified_names(qtbot: Any, desk: Any) -> None
     qtbot.waitUntil(desk.catalog.search.hasFocus)
     qtbot.keyClicks(desk.catalog.search, "echo")
     proxy = desk.catalog.proxies["tools"]
-    assert [proxy.index(i, 0).data() for i in range(proxy.rowCount())] == ["Echo"]  # the title alone; the name is for developer mode
+    # the title alone (the name is for developer mode)
+    assert [proxy.index(i, 0).data() for i in range(proxy.rowCount())] == ["Echo"]
     desk.catalog.all_servers.setChecked(True)
     shown = [proxy.index(i, 0).data() for i in range(proxy.rowCount())]
     # Servers' items come in the order their catalogs arrived ("second" connects by itself on save).
