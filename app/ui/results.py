@@ -571,6 +571,8 @@ class ResultView(QWidget):
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.PaletteChange:
             self._set_status(self.status.text(), self._kind)
+            for mark in self.findChildren(QLabel, "structuredMark"):
+                _colour_mark(mark)
         super().changeEvent(event)
 
     @Slot(bool)
@@ -817,10 +819,19 @@ class ResultView(QWidget):
             else self.tr("structuredContent (the tool declares no outputSchema)")
         )
         if kind is not None:
-            head.setStyleSheet(f"QLabel#structuredMark {{ color: {colours(kind)[1]}; }}")
+            head.setProperty("noticeKind", kind)
+            _colour_mark(head)
         lay.addWidget(head)
         lay.addWidget(DataView(value))
         return box
+
+
+def _colour_mark(label: QLabel) -> None:
+    kind = label.property("noticeKind")
+    if kind in ("info", "warning", "error", "success", "neutral"):
+        sheet = f"QLabel#structuredMark {{ color: {colours(kind)[1]}; }}"
+        if sheet != label.styleSheet():
+            label.setStyleSheet(sheet)
 
 
 def _same_as_data(block: Any, data: Any) -> bool:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import Qt, QUrl
+from PySide6.QtCore import QCoreApplication, Qt, QUrl
 from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
 
 from app.mcp.visible import visible, visible_json, visible_line
@@ -99,12 +99,21 @@ async def confirm_and_open(parent: QWidget | None, url: QUrl) -> bool:
     """Show the full URL and open it in the browser only if the person agrees."""
     from app.ui.async_dialogs import ask, inform
 
+    def tr(text: str) -> str:
+        return QCoreApplication.translate("SafeText", text)
+
     text = url.toString()
     if not is_openable(url):
-        await inform(parent, "Link not opened", f"This link cannot be opened from MCP Desk:\n\n{text}")
+        await inform(
+            parent, tr("Link not opened"), tr("This link cannot be opened from MCP Desk:") + "\n\n" + text
+        )
         return False
     ok, _ = await ask(
-        parent, "Open link?", f"Open this address in your web browser?\n\n{text}", yes="Open", no="Cancel"
+        parent,
+        tr("Open link?"),
+        tr("Open this address in your web browser?") + "\n\n" + text,
+        yes=tr("Open"),
+        no=tr("Cancel"),
     )
     if ok:
         from PySide6.QtGui import QDesktopServices
