@@ -37,10 +37,6 @@ MAX_DEPTH = 3  # sections inside sections; deeper parts are a tree
 CELL_CHARS = 300
 
 
-def tr(text: str) -> str:
-    return QCoreApplication.translate("ResultData", text)
-
-
 def is_scalar(value: Any) -> bool:
     return value is None or isinstance(value, str | int | float | bool)
 
@@ -72,11 +68,11 @@ def label_for(key: str) -> str:
 def scalar_text(value: Any) -> str:
     """A plain value in words: yes/no, "not set" for null, numbers as they are."""
     if value is None:
-        return tr("not set")
+        return QCoreApplication.translate("ResultData", "not set")
     if value is True:
-        return tr("yes")
+        return QCoreApplication.translate("ResultData", "yes")
     if value is False:
-        return tr("no")
+        return QCoreApplication.translate("ResultData", "no")
     if isinstance(value, float):
         return f"{value:g}"
     return cap_end(visible_line(str(value)), CELL_CHARS)
@@ -152,7 +148,7 @@ class JsonTree(QTreeWidget):
 
     def __init__(self, value: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setHeaderLabels([tr("Name"), tr("Value")])
+        self.setHeaderLabels([self.tr("Name"), self.tr("Value")])
         self.setColumnCount(2)
         self._add(self.invisibleRootItem(), value)
         self.expandToDepth(1)
@@ -172,9 +168,9 @@ class JsonTree(QTreeWidget):
     def _node(self, parent: QTreeWidgetItem, key: str, value: Any) -> None:
         if isinstance(value, dict | list):
             if isinstance(value, dict):
-                summary = QCoreApplication.translate("ResultData", "%n entries", "", len(value))
+                summary = self.tr("%n entries", "", len(value))
             else:
-                summary = QCoreApplication.translate("ResultData", "%n items", "", len(value))
+                summary = self.tr("%n items", "", len(value))
             item = QTreeWidgetItem(parent, [cap_middle(key), summary])
             self._add(item, value)
         else:
@@ -187,14 +183,6 @@ def _heading(text: str) -> QLabel:
     font = label.font()
     font.setBold(True)
     label.setFont(font)
-    return label
-
-
-def _more(n: int) -> QLabel:
-    label = plain_label(
-        QCoreApplication.translate("ResultData", "…and %n more (all of it is in the raw answer).", "", n)
-    )
-    label.setObjectName("dataMore")
     return label
 
 
@@ -215,14 +203,14 @@ class DataView(QWidget):
         if is_records(value):
             lay.addWidget(RecordTable(value))
             if len(value) > MAX_ROWS:
-                lay.addWidget(_more(len(value) - MAX_ROWS))
+                lay.addWidget(self._more(len(value) - MAX_ROWS))
         elif isinstance(value, list) and all(is_scalar(v) for v in value):
             if not value:
-                lay.addWidget(plain_label(tr("(an empty list)")))
+                lay.addWidget(plain_label(QCoreApplication.translate("ResultData", "(an empty list)")))
             for v in value[:MAX_ENTRIES]:
                 lay.addWidget(plain_label("• " + scalar_text(v)))
             if len(value) > MAX_ENTRIES:
-                lay.addWidget(_more(len(value) - MAX_ENTRIES))
+                lay.addWidget(self._more(len(value) - MAX_ENTRIES))
         elif isinstance(value, dict) and depth < MAX_DEPTH:
             self._object(value, depth)
         elif is_scalar(value):
@@ -233,7 +221,7 @@ class DataView(QWidget):
     def _object(self, value: dict[str, Any], depth: int) -> None:
         lay = self._lay
         if not value:
-            lay.addWidget(plain_label(tr("(no entries)")))
+            lay.addWidget(plain_label(QCoreApplication.translate("ResultData", "(no entries)")))
             return
         form = QFormLayout()
         form.setContentsMargins(0, 0, 0, 0)
@@ -253,7 +241,12 @@ class DataView(QWidget):
                 lay.addWidget(head)
                 lay.addWidget(DataView(v, depth=depth + 1))
         if len(items) > MAX_ENTRIES:
-            lay.addWidget(_more(len(items) - MAX_ENTRIES))
+            lay.addWidget(self._more(len(items) - MAX_ENTRIES))
+
+    def _more(self, n: int) -> QLabel:
+        label = plain_label(self.tr("…and %n more (all of it is in the raw answer).", "", n))
+        label.setObjectName("dataMore")
+        return label
 
     def tables(self) -> list[RecordTable]:
         return self.findChildren(RecordTable)

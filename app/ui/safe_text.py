@@ -99,21 +99,22 @@ async def confirm_and_open(parent: QWidget | None, url: QUrl) -> bool:
     """Show the full URL and open it in the browser only if the person agrees."""
     from app.ui.async_dialogs import ask, inform
 
-    def tr(text: str) -> str:
-        return QCoreApplication.translate("SafeText", text)
-
     text = url.toString()
     if not is_openable(url):
         await inform(
-            parent, tr("Link not opened"), tr("This link cannot be opened from MCP Desk:") + "\n\n" + text
+            parent,
+            QCoreApplication.translate("SafeText", "Link not opened"),
+            QCoreApplication.translate("SafeText", "This link cannot be opened from MCP Desk:")
+            + "\n\n"
+            + text,
         )
         return False
     ok, _ = await ask(
         parent,
-        tr("Open link?"),
-        tr("Open this address in your web browser?") + "\n\n" + text,
-        yes=tr("Open"),
-        no=tr("Cancel"),
+        QCoreApplication.translate("SafeText", "Open link?"),
+        QCoreApplication.translate("SafeText", "Open this address in your web browser?") + "\n\n" + text,
+        yes=QCoreApplication.translate("SafeText", "Open"),
+        no=QCoreApplication.translate("SafeText", "Cancel"),
     )
     if ok:
         from PySide6.QtGui import QDesktopServices
