@@ -51,6 +51,8 @@ class CatalogPanel(QWidget):
 
     item_selected = Signal(str, object)
 
+    MAX_MIN_WIDTH = 300
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.models: dict[str, CatalogModel] = {k: CatalogModel(k, self) for k in KINDS}
@@ -83,6 +85,12 @@ class CatalogPanel(QWidget):
         lay.addLayout(top)
         self.tabs = QTabWidget()
         self.tabs.setObjectName("catalogTabs")
+        # All three tabs stay in sight in a narrow column: their words are elided, never scrolled
+        # out of view behind arrows (the full text is in each tab's tooltip).
+        bar = self.tabs.tabBar()
+        bar.setUsesScrollButtons(False)
+        bar.setElideMode(Qt.TextElideMode.ElideRight)
+        bar.setExpanding(False)
         self.tabs.addTab(self.views["tools"], icon("tool"), self.tr("Tools"))
         res = QSplitter(Qt.Orientation.Vertical)
         for kind, label in (
@@ -154,6 +162,12 @@ class CatalogPanel(QWidget):
         self.tabs.setTabText(0, self.tr("Tools (%n)", "", n["tools"]))
         self.tabs.setTabText(1, self.tr("Resources (%n)", "", n["resources"] + n["resource_templates"]))
         self.tabs.setTabText(2, self.tr("Prompts (%n)", "", n["prompts"]))
+        bar = self.tabs.tabBar()
+        for i in range(self.tabs.count()):
+            self.tabs.setTabToolTip(i, self.tabs.tabText(i))
+        # Wide enough for the three tabs' words (up to a limit: beyond it they are elided).
+        need = sum(bar.tabSizeHint(i).width() for i in range(bar.count())) + 12
+        self.setMinimumWidth(min(need, self.MAX_MIN_WIDTH))
 
     def _show_mistakes(self) -> None:
         """Say which names the shown server lists more than once (the engine keeps the first)."""

@@ -222,6 +222,7 @@ class TextBlock(QWidget):
         self.notice.setObjectName("textNotice")
         self.notice.setStyleSheet("QLabel#textNotice { color: palette(mid); }")
         bar.addWidget(self.notice, 1)
+        bar.addStretch(1)  # the buttons sit on the right, also while the notice is hidden
         self.show_all_button = QPushButton(self.tr("Show all"))
         self.show_all_button.setToolTip(self.tr("Show the whole text here (it is added a part at a time)"))
         self.show_all_button.clicked.connect(self.show_all)
@@ -230,7 +231,7 @@ class TextBlock(QWidget):
         self.save_button.setToolTip(self.tr("Save the whole text, exactly as the server sent it"))
         self.save_button.clicked.connect(self.save_to_file)
         bar.addWidget(self.save_button)
-        self.markdown_toggle = tool_button(self.tr("Formatted"))
+        self.markdown_toggle = tool_button(self.tr("Formatted"), auto_raise=True)
         self.markdown_toggle.setCheckable(True)
         self.markdown_toggle.setToolTip(
             self.tr(

@@ -7,7 +7,7 @@ import logging
 from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, Qt, Signal, Slot
-from PySide6.QtGui import QHideEvent
+from PySide6.QtGui import QHideEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -390,8 +390,7 @@ class ToolPanel(QWidget):
         self.name.setToolTip(plain_tooltip(cap_middle(f"{server}/{tool.name}", 500)))
         self._set_description(clean_description(getattr(tool, "description", None)))
         # As tall as the text, up to about eight lines; longer descriptions scroll.
-        lines = self.description.text().count("\n") + 1 + len(self.description.text()) // 110
-        self.desc_area.setFixedHeight(min(8, max(1, lines)) * self.fontMetrics().lineSpacing() + 6)
+        self._fit_description()
         self._set_badges(getattr(tool, "annotations", None))
         schema = getattr(tool, "input_schema", None) or {"type": "object"}
         if same and schema == self._schema and self.form is not None:
@@ -426,6 +425,20 @@ class ToolPanel(QWidget):
         else:
             self.drafts.put(self.server, name, self._schema, value)
             self.draft_saved.emit(self.server, name, value)
+
+    def _fit_description(self) -> None:
+        """As tall as the description at the width it has, up to about eight lines; longer ones scroll."""
+        text = self.description.text()[:4000]  # more than eight lines' worth: it scrolls anyway
+        fm = self.description.fontMetrics()
+        width = max(80, self.description.viewport().width() - 8)
+        rect = fm.boundingRect(0, 0, width, 100_000, int(Qt.TextFlag.TextWordWrap), text)
+        lines = max(1, -(-rect.height() // fm.lineSpacing()))
+        self.desc_area.setFixedHeight(min(8, lines) * fm.lineSpacing() + 6)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width() and self.tool is not None:
+            self._fit_description()
 
     def hideEvent(self, event: QHideEvent) -> None:
         # The window shows another panel (a resource, a prompt, the overview): the person left.
@@ -464,20 +477,39 @@ class ToolPanel(QWidget):
     def _description_closed(self) -> None:
         self.description_dialog = None
 
+    def _form_need(self) -> int:
+        """The height the form's fields and the Run row need (not the form's generous size hint)."""
+        if self.form is None:
+            return 0
+        area = getattr(self.form, "scroll_area", None)
+        inner = area.widget() if isinstance(area, QScrollArea) else None
+        tabs = getattr(self.form, "tabs", None)
+        if inner is not None:
+            need = inner.sizeHint().height() + 16
+            if isinstance(tabs, QTabWidget) and tabs.tabBar().isVisible():
+                need += tabs.tabBar().sizeHint().height()
+        else:
+            need = self.form.sizeHint().height()
+        return need + self.run_button.sizeHint().height() + 16
+
     def _fit_splitter(self) -> None:
         """Give the form what it needs (up to 80% until there is an answer) and the answer the rest."""
         total = sum(self.splitter.sizes())
         if total <= 0 or self.form is None:
             return
-        want = self.form.sizeHint().height() + self.run_button.sizeHint().height() + 24
-        form_h = max(120, min(want, int(total * 0.8)))
+        form_h = max(120, min(self._form_need(), int(total * 0.8)))
         self.splitter.setSizes([form_h, max(1, total - form_h)])
 
     def _make_room_for_answer(self) -> None:
+        """When a call starts: the form keeps what it needs (at most 60%), the answer gets the rest."""
         sizes = self.splitter.sizes()
         total = sum(sizes)
-        if total > 0 and sizes[1] < total * 0.45:
-            self.splitter.setSizes([int(total * 0.55), total - int(total * 0.55)])
+        if total <= 0:
+            return
+        form_h = max(120, min(self._form_need(), int(total * 0.6)))
+        if sizes[0] > form_h or sizes[1] < total * 0.4:
+            form_h = min(form_h, int(total * 0.6))
+            self.splitter.setSizes([form_h, total - form_h])
 
     def _restore(self, value: Any, *, same_form: bool) -> None:
         """Put back what was typed: all of it into the same form, what still fits into a new one."""
