@@ -17,6 +17,7 @@ import binascii
 import json
 import logging
 import mimetypes
+import re
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -156,6 +157,18 @@ def looks_like_json(text: str) -> bool:
     return True
 
 
+_MARKDOWN_SIGNS = re.compile(
+    r"^\s{0,3}(#{1,6}\s|[-*+]\s|\d+[.)]\s|>|\|.*\||```|~~~)|\*\*|__|`|\]\(|^\s*(---|\*\*\*)\s*$",
+    re.MULTILINE,
+)
+
+
+def has_markdown(text: str) -> bool:
+    """Whether formatting would change how a text reads (headings, lists, emphasis, links, code,
+    tables): if not, the text is shown as it is, without a "Formatted" switch to think about."""
+    return bool(_MARKDOWN_SIGNS.search(text[: TextBlock.MARKDOWN_CHARS]))
+
+
 def prefers_markdown(text: str, mime: str | None = None) -> bool:
     """Whether a text is shown as Markdown first: yes, unless it is JSON, another non-Markdown
     type (a resource's mimeType says so) or too long for the Markdown view."""
@@ -280,7 +293,10 @@ class TextBlock(QWidget):
         if markdown is None:
             markdown = prefers_markdown(text)
         if markdown and self.markdown_toggle.isEnabled():
-            self.markdown_toggle.setChecked(True)
+            if has_markdown(text):
+                self.markdown_toggle.setChecked(True)
+            else:
+                self.markdown_toggle.hide()  # plain words: formatting would change nothing
 
     # --- how much is shown --------------------------------------------------------------------
     def text(self) -> str:

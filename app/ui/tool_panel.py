@@ -278,9 +278,10 @@ class ToolPanel(QWidget):
         outer.addWidget(self.name)
         self.badges = QHBoxLayout()
         self.badges.setSpacing(4)
-        badge_row = QWidget()
-        badge_row.setLayout(self.badges)
-        outer.addWidget(badge_row)
+        self.badge_row = QWidget()
+        self.badge_row.setLayout(self.badges)
+        self.badges.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.badge_row)
         self.removed = plain_label("")
         self.removed.setObjectName("toolRemoved")
         self.removed.hide()
@@ -580,6 +581,7 @@ class ToolPanel(QWidget):
                 b.setToolTip(QCoreApplication.translate("ToolPanel", tip) + term)
                 self.badges.addWidget(b)
         self.badges.addStretch(1)
+        self.badge_row.setVisible(bool(wanted))  # no annotations: no empty row
 
     def _set_form(self, form: QWidget) -> None:
         old = self.form_area.takeWidget()

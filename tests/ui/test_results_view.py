@@ -66,6 +66,10 @@ def test_json_text_and_code_stay_plain(rv: Any) -> None:
     assert not prefers_markdown("# Title", "application/json")
     assert prefers_markdown("# Title", "text/markdown")
     assert keep_line_breaks("```\na\nb\n```\nc\nd") == "```\na\nb\n```\nc  \nd"
+    # Plain words: nothing to format, so no "Formatted" switch either.
+    rv.show_contents([{"type": "text", "text": "Saved note groceries."}])
+    block = rv.findChildren(TextBlock)[0]
+    assert not block.is_formatted() and block.markdown_toggle.isHidden()
 
 
 def test_records_become_a_table_with_words(rv: Any) -> None:
