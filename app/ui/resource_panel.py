@@ -23,9 +23,11 @@ from PySide6.QtWidgets import (
 
 from app.ui.completion import Fetch, ServerCompleter, completion_ref, offers_completions
 from app.ui.developer_mode import developer_mode
+from app.ui.elide import cap_middle
 from app.ui.icons import icon
+from app.ui.result_data import label_for
 from app.ui.results import ResultView
-from app.ui.safe_text import plain_label, visible_line
+from app.ui.safe_text import plain_label, plain_tooltip, visible_line
 from app.ui.theme import colours
 
 ConnectionOf = Callable[[str], Any]
@@ -103,8 +105,6 @@ class _Header(QWidget):
         lay.addWidget(self.description)
 
     def set(self, title: str, sub: str, description: str) -> None:
-        from app.ui.safe_text import plain_tooltip
-
         self.title.setText(title)
         self.title.setToolTip(plain_tooltip(sub))  # the precise id, for who wants it
         self.sub.setText(sub)
@@ -190,7 +190,9 @@ class ResourcePanel(QWidget):
         for n in names:
             e = QLineEdit()
             e.setAccessibleName(n)
-            self.vars.addRow(plain_label(n, wrap=False), e)  # a bare string would make an AutoText label
+            label = plain_label(cap_middle(label_for(n), 80), wrap=False)  # a bare string: an AutoText label
+            label.setToolTip(plain_tooltip(n))
+            self.vars.addRow(label, e)
             self.fields[n] = e
             fetch = suggest(self.connection_of_now, self.server, ref, n, self._values)
             self.completers[n] = ServerCompleter(e, fetch)
@@ -261,7 +263,10 @@ class PromptPanel(QWidget):
         self.get_button = QPushButton(icon("prompt"), self.tr("Show the prompt"))
         self.get_button.setToolTip(self.tr("Fill the prompt in with these values and show its messages"))
         self.get_button.clicked.connect(self._get)
-        lay.addWidget(self.get_button)
+        row = QHBoxLayout()
+        row.addWidget(self.get_button)
+        row.addStretch(1)
+        lay.addLayout(row)
         self.error = plain_label("")
         self.error.setObjectName("promptError")
         self._restyle()
@@ -294,9 +299,10 @@ class PromptPanel(QWidget):
             e = QLineEdit()
             e.setAccessibleName(n)
             e.setPlaceholderText(visible_line(str(a.get("description") or "")))
-            label = plain_label(n + (" *" if req else ""), wrap=False)
-            if req:
-                label.setToolTip(self.tr("Required"))
+            words = cap_middle(str(a.get("title") or label_for(n)), 80)
+            label = plain_label(words + (" *" if req else ""), wrap=False)
+            tip = n + ("\n" + self.tr("Required") if req else "")
+            label.setToolTip(plain_tooltip(tip))
             self.args.addRow(label, e)
             self.fields[n] = (e, req)
             fetch = suggest(self.connection_of_now, server, ref, n, self._values)
