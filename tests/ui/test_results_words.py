@@ -75,6 +75,15 @@ def test_tool_panel_in_words_and_developer_mode_brings_back_ids(qtbot: Any, desk
     assert panel.name.isHidden()
     assert "Echo" in catalog_rows(desk) and "Echo (echo)" not in catalog_rows(desk)
 
+    # At 1024×700 the catalog's three tabs stay in sight.
+    desk.resize(1024, 700)
+    bar = desk.catalog.tabs.tabBar()
+    qtbot.waitUntil(lambda: desk.width() == 1024, timeout=5000)
+    assert not bar.usesScrollButtons()
+    last = bar.tabRect(bar.count() - 1)
+    assert last.right() <= bar.width() and last.width() > 0  # "Prompts" is not behind an arrow
+    assert bar.tabToolTip(2).startswith("Prompts")
+
 
 def test_a_tool_error_is_the_tools_problem_in_words(qtbot: Any, desk: Any) -> None:
     from app.ui.developer_mode import developer_mode
