@@ -60,6 +60,8 @@ SERVER_NAME = "mcp-desk-demo"
 SERVER_VERSION = "0.1.0"
 BONUS_TOOL = "lucky_number"
 TONES = ("friendly", "formal", "brief")
+# What the person did when asked for the booking's details, in words (the protocol's actions).
+REFUSALS = {"decline": "you said no", "cancel": "you closed the question without answering"}
 
 INSTRUCTIONS = (
     "A demo server bundled with MCP Desk. Every tool is harmless: nothing leaves this computer. "
@@ -322,7 +324,7 @@ def build_server() -> MCPServer:
             verb = "Added"
         state.record(f"toggle_bonus_tool {verb.lower()}")
         await notifier.tools_changed(ctx)
-        return f"{verb} the tool {BONUS_TOOL}."
+        return f"{verb} the tool “Lucky number”."
 
     @tool(title="Book a table")
     def book_table(
@@ -332,7 +334,7 @@ def build_server() -> MCPServer:
         """Book a table at a restaurant: the server asks you for the details while it runs."""
         if not isinstance(booking, AcceptedElicitation):
             state.record(f"book_table {booking.action}")
-            return f"No booking made: you chose {booking.action}."
+            return f"No booking made: {REFUSALS.get(booking.action, 'you did not answer')}."
         b: TableBooking = booking.data
         state.record(f"book_table {b.party_size} at {restaurant}")
         extras = ", vegetarian" if b.vegetarian else ""
