@@ -82,8 +82,8 @@ This server runs inside MCP Desk. It offers tools that show what MCP can do:
 - **Echo** repeats what you type.
 - **Create a contact** and **Configure a service** have rich forms.
 - **Draw a badge** returns a picture.
-- **Count slowly** reports progress; you can cancel it.
-- **Weather report** returns structured data.
+- **Count slowly** shows how far it got; you can cancel it.
+- **Weather report** answers with a table of (made-up) weather.
 - **Book a table** asks you questions while it runs.
 """
 
