@@ -33,7 +33,7 @@ from PySide6.QtCore import (
     Signal,
     Slot,
 )
-from PySide6.QtGui import QGuiApplication, QImage, QPixmap, QTextCursor, QTextOption
+from PySide6.QtGui import QGuiApplication, QImage, QPixmap, QResizeEvent, QTextCursor, QTextOption
 from PySide6.QtWidgets import (
     QFileDialog,
     QFrame,
@@ -432,6 +432,7 @@ class ImageBlock(QWidget):
         self._data, self._mime = data, mime
         self.image = QImage.fromData(data)
         self.zoom = 1.0
+        self.fitted = True  # a picture wider than the panel is shown whole until the person zooms
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         bar = QHBoxLayout()
@@ -483,18 +484,29 @@ class ImageBlock(QWidget):
         self.label.setPixmap(pix)
         self.label.resize(pix.size())
 
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self.fitted and not self.image.isNull() and self.width() > 40:
+            zoom = min(1.0, (self.width() - 24) / max(1, self.image.width()))
+            if abs(zoom - self.zoom) > 0.01:
+                self.zoom = zoom
+                self._render()
+
     @Slot()
     def zoom_in(self) -> None:
+        self.fitted = False
         self.zoom = min(8.0, self.zoom * 1.25)
         self._render()
 
     @Slot()
     def zoom_out(self) -> None:
+        self.fitted = False
         self.zoom = max(0.1, self.zoom / 1.25)
         self._render()
 
     @Slot()
     def zoom_reset(self) -> None:
+        self.fitted = False
         self.zoom = 1.0
         self._render()
 

@@ -250,6 +250,7 @@ class ToolPanel(QWidget):
     draft_saved = Signal(str, str, object)
 
     DESCRIPTION_CHARS = 5_000
+    FORM_MIN = 150  # px of the splitter's form side (with the Run row), however small the form
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -342,7 +343,7 @@ class ToolPanel(QWidget):
         self.splitter.addWidget(top)
         self.result = ResultView()
         self.splitter.addWidget(self.result)
-        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(0, 0)  # a resize goes to the answer; the form keeps its size
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([300, 320])
         outer.addWidget(self.splitter, 1)
@@ -484,21 +485,19 @@ class ToolPanel(QWidget):
             return 0
         area = getattr(self.form, "scroll_area", None)
         inner = area.widget() if isinstance(area, QScrollArea) else None
-        tabs = getattr(self.form, "tabs", None)
-        if inner is not None:
-            need = inner.sizeHint().height() + 16
-            if isinstance(tabs, QTabWidget) and tabs.tabBar().isVisible():
-                need += tabs.tabBar().sizeHint().height()
-        else:
-            need = self.form.sizeHint().height()
-        return need + self.run_button.sizeHint().height() + 16
+        need = self.form.sizeHint().height()
+        if isinstance(area, QScrollArea) and inner is not None:
+            # The form's own scroll area asks for a fixed size; its fields ask for what they need.
+            need += inner.sizeHint().height() + 2 * area.frameWidth() - area.sizeHint().height()
+        need += 2 * self.form_area.frameWidth() + 24  # margins and spacing the hints leave out
+        return need + self.run_button.sizeHint().height() + 12
 
     def _fit_splitter(self) -> None:
         """Give the form what it needs (up to 80% until there is an answer) and the answer the rest."""
         total = sum(self.splitter.sizes())
         if total <= 0 or self.form is None:
             return
-        form_h = max(120, min(self._form_need(), int(total * 0.8)))
+        form_h = max(self.FORM_MIN, min(self._form_need(), int(total * 0.8)))
         self.splitter.setSizes([form_h, max(1, total - form_h)])
 
     def _make_room_for_answer(self) -> None:
@@ -507,7 +506,7 @@ class ToolPanel(QWidget):
         total = sum(sizes)
         if total <= 0:
             return
-        form_h = max(120, min(self._form_need(), int(total * 0.6)))
+        form_h = max(self.FORM_MIN, min(self._form_need(), int(total * 0.6)))
         if sizes[0] > form_h or sizes[1] < total * 0.4:
             form_h = min(form_h, int(total * 0.6))
             self.splitter.setSizes([form_h, total - form_h])

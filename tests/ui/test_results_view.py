@@ -168,3 +168,16 @@ def test_status_colours_follow_a_dark_palette(qtbot: Any, rv: Any, dark: None) -
     rv.show_result(result(is_error=True, content=[{"type": "text", "text": "no"}]))
     qtbot.waitUntil(lambda: colours("error")[1] in rv.status.styleSheet(), timeout=2000)
     assert colours("error")[1] == "#ffcdd2"  # the dark scheme's, not the light red on dark grey
+
+
+def test_a_wide_picture_is_shown_whole_until_zoomed(qtbot: Any, rv: Any) -> None:
+    from app.ui.results import ImageBlock
+
+    rv.show_contents(
+        [{"type": "image", "data": base64.b64encode(png(2000, 40)).decode(), "mimeType": "image/png"}]
+    )
+    block = rv.findChildren(ImageBlock)[0]
+    qtbot.waitUntil(lambda: block.label.pixmap().width() <= rv.width(), timeout=3000)
+    assert block.fitted
+    block.zoom_reset()  # 1:1 is the person's choice, and stays
+    assert block.label.pixmap().width() == 2000 and not block.fitted
