@@ -181,3 +181,27 @@ def test_a_wide_picture_is_shown_whole_until_zoomed(qtbot: Any, rv: Any) -> None
     assert block.fitted
     block.zoom_reset()  # 1:1 is the person's choice, and stays
     assert block.label.pixmap().width() == 2000 and not block.fitted
+
+
+def test_resource_and_prompt_panels_keep_ids_for_developer_mode(qtbot: Any) -> None:
+    from app.ui.developer_mode import developer_mode
+    from app.ui.resource_panel import PromptPanel, ResourcePanel
+
+    panel = ResourcePanel()
+    qtbot.addWidget(panel)
+    res = type(
+        "Res", (), {"uri": "demo://readme", "title": "About", "name": "readme", "mime_type": "text/markdown"}
+    )
+    res.description = ""
+    panel.show_resource("demo", res(), subscribed=False, can_subscribe=False)
+    assert panel.header.title.text() == "About" and panel.header.sub.isHidden()
+    assert "demo://readme" in panel.header.title.toolTip()
+    prompts = PromptPanel()
+    qtbot.addWidget(prompts)
+    prompt = type("P", (), {"name": "write_email", "title": "Write an email", "description": ""})()
+    prompt.arguments = [{"name": "recipient_name", "required": True}]
+    prompts.show_prompt("demo", prompt)
+    labels = [w.text() for w in prompts.args_box.findChildren(QLabel)]
+    assert "Recipient name *" in labels  # the argument's name in words; the name itself in the tooltip
+    developer_mode().set_enabled(True)
+    assert not panel.header.sub.isHidden() and "demo://readme" in panel.header.sub.text()
