@@ -189,17 +189,17 @@ def test_resource_and_prompt_panels_keep_ids_for_developer_mode(qtbot: Any) -> N
 
     panel = ResourcePanel()
     qtbot.addWidget(panel)
-    res = type(
-        "Res", (), {"uri": "demo://readme", "title": "About", "name": "readme", "mime_type": "text/markdown"}
-    )
-    res.description = ""
+    fields = {"uri": "demo://readme", "title": "About", "name": "readme", "mime_type": "text/markdown"}
+    res = type("Res", (), {**fields, "description": ""})
     panel.show_resource("demo", res(), subscribed=False, can_subscribe=False)
     assert panel.header.title.text() == "About" and panel.header.sub.isHidden()
     assert "demo://readme" in panel.header.title.toolTip()
     prompts = PromptPanel()
     qtbot.addWidget(prompts)
-    prompt = type("P", (), {"name": "write_email", "title": "Write an email", "description": ""})()
-    prompt.arguments = [{"name": "recipient_name", "required": True}]
+    args = [{"name": "recipient_name", "required": True}]
+    prompt = type(
+        "P", (), {"name": "write_email", "title": "Write an email", "description": "", "arguments": args}
+    )()
     prompts.show_prompt("demo", prompt)
     labels = [w.text() for w in prompts.args_box.findChildren(QLabel)]
     assert "Recipient name *" in labels  # the argument's name in words; the name itself in the tooltip
