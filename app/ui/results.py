@@ -291,12 +291,13 @@ class TextBlock(QWidget):
         lay.addWidget(self.stack)
         self.markdown_toggle.toggled.connect(self._toggle)
         if markdown is None:
-            markdown = prefers_markdown(text)
-        if markdown and self.markdown_toggle.isEnabled():
-            if has_markdown(text):
+            # Formatted when it reads better so; plain words and JSON need no switch at all.
+            markdown = prefers_markdown(text) and has_markdown(text)
+        if self.markdown_toggle.isEnabled():
+            if markdown:
                 self.markdown_toggle.setChecked(True)
             else:
-                self.markdown_toggle.hide()  # plain words: formatting would change nothing
+                self.markdown_toggle.hide()
 
     # --- how much is shown --------------------------------------------------------------------
     def text(self) -> str:
