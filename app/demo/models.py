@@ -4,6 +4,9 @@ The JSON Schemas the client sees are generated from these pydantic models, so ea
 written to produce one schema feature the app must render: nested objects (`$ref`/`$defs`),
 arrays of objects, titled enums (`oneOf` of `const`/`title`), nullable fields, string formats,
 bounded numbers and a write-only secret.
+
+A model's docstring becomes its schema's description, which the app shows to people beside the
+field: docstrings here speak to them; what a model is for (for developers) is a comment.
 """
 
 from __future__ import annotations
@@ -46,8 +49,9 @@ Email = Annotated[
 ]
 
 
+# A nested object (referenced through $defs).
 class Address(BaseModel):
-    """A postal address (a nested object, referenced through $defs)."""
+    """Where the person lives."""
 
     street: str = Field(title="Street", min_length=1, max_length=120)
     city: str = Field(title="City", min_length=1, max_length=80)
@@ -57,8 +61,9 @@ class Address(BaseModel):
     country: Literal["DE", "FR", "GB", "US", "OTHER"] = Field("DE", title="Country")
 
 
+# An element of an array of objects.
 class Phone(BaseModel):
-    """One phone number (an element of an array of objects)."""
+    """One phone number."""
 
     kind: Literal["mobile", "home", "work"] = Field("mobile", title="Kind")
     number: str = Field(title="Number", pattern=r"^\+?[0-9 ()-]{4,20}$", examples=["+49 30 1234567"])
@@ -73,13 +78,16 @@ class Contact(BaseModel):
     website: AnyUrl | None = Field(None, title="Website")
     age: int | None = Field(None, title="Age", ge=0, le=150)
     priority: Priority = "normal"
-    nickname: str | None = Field(None, title="Nickname", description="May be null.")
+    nickname: str | None = Field(
+        None, title="Nickname", description="Optional: leave it empty if there is none."
+    )
     address: Address
     phones: list[Phone] = Field(default_factory=list, title="Phone numbers", max_length=5)
 
 
+# Used twice in one schema, so its `$ref` is shared.
 class TimeWindow(BaseModel):
-    """A daily window, used twice in one schema so the `$ref` is shared."""
+    """A time of day, from one hour to another."""
 
     start_hour: int = Field(8, title="From (hour)", ge=0, le=23)
     end_hour: int = Field(18, title="Until (hour)", ge=1, le=24)
@@ -95,8 +103,9 @@ ServiceMode = Annotated[
 ]
 
 
+# With a secret that must never be echoed back.
 class ServiceSettings(BaseModel):
-    """Settings of an imaginary web service, with a secret that must never be echoed back."""
+    """Settings of an imaginary web service."""
 
     service_url: AnyUrl = Field(title="Service URL", description="Where the service lives (https://…).")
     api_key: SecretStr = Field(title="API key", description="Kept secret: never shown or logged.")
@@ -111,14 +120,17 @@ class ServiceSettings(BaseModel):
 
 
 class DayForecast(BaseModel):
+    """The weather of one day."""
+
     day: datetime.date
     high: float
     low: float
     conditions: Literal["sunny", "cloudy", "rain", "snow", "windy"]
 
 
+# The structured result of `weather` (published as the tool's outputSchema).
 class WeatherReport(BaseModel):
-    """The structured result of `weather` (published as the tool's outputSchema)."""
+    """Today's weather in a city and the next three days."""
 
     city: str
     unit: Literal["celsius", "fahrenheit"]
@@ -128,8 +140,9 @@ class WeatherReport(BaseModel):
     forecast: list[DayForecast]
 
 
+# What `book_table` asks the person for (elicitation: flat, primitive fields only).
 class TableBooking(BaseModel):
-    """What the `book_table` tool asks the user for (elicitation: flat, primitive fields only)."""
+    """The details of your booking."""
 
     party_size: int = Field(2, title="Number of people", ge=1, le=12)
     day: datetime.date = Field(title="Day")

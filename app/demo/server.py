@@ -60,6 +60,8 @@ SERVER_NAME = "mcp-desk-demo"
 SERVER_VERSION = "0.1.0"
 BONUS_TOOL = "lucky_number"
 TONES = ("friendly", "formal", "brief")
+# What the person did when asked for the booking's details, in words (the protocol's actions).
+REFUSALS = {"decline": "you said no", "cancel": "you closed the question without answering"}
 
 INSTRUCTIONS = (
     "A demo server bundled with MCP Desk. Every tool is harmless: nothing leaves this computer. "
@@ -80,8 +82,8 @@ This server runs inside MCP Desk. It offers tools that show what MCP can do:
 - **Echo** repeats what you type.
 - **Create a contact** and **Configure a service** have rich forms.
 - **Draw a badge** returns a picture.
-- **Count slowly** reports progress; you can cancel it.
-- **Weather report** returns structured data.
+- **Count slowly** shows how far it got; you can cancel it.
+- **Weather report** answers with a table of (made-up) weather.
 - **Book a table** asks you questions while it runs.
 """
 
@@ -169,8 +171,8 @@ def build_server() -> MCPServer:
     ) -> str:
         """Add a person to the (imaginary) address book.
 
-        Shows nested objects, a list of phone numbers, titled choices, optional and nullable
-        fields, and date, email and URL formats.
+        A form to try: an address, a list of phone numbers, choices, optional fields, a date, an
+        email address and a web address.
         """
         state.record(f"create_contact {contact.name}")
         phones = ", ".join(f"{p.kind} {p.number}" for p in contact.phones) or "no phone"
@@ -217,7 +219,7 @@ def build_server() -> MCPServer:
         to: Annotated[int, Field(title="Count to", ge=1, le=60)] = 5,
         delay_seconds: Annotated[float, Field(title="Seconds between numbers", ge=0.01, le=5)] = 1.0,
     ) -> str:
-        """Count from 1, one number at a time, reporting progress. Can be cancelled."""
+        """Count from 1, one number at a time, showing how far it got. You can cancel it."""
         done = 0
         try:
             for i in range(1, to + 1):
@@ -235,7 +237,7 @@ def build_server() -> MCPServer:
         city: Annotated[str, Field(title="City", min_length=1, max_length=80)],
         unit: Annotated[Literal["celsius", "fahrenheit"], Field(title="Unit")] = "celsius",
     ) -> WeatherReport:
-        """Made-up (but repeatable) weather for a city, as structured data."""
+        """Made-up (but repeatable) weather for a city: today and the next three days."""
         kinds: list[Literal["sunny", "cloudy", "rain", "snow", "windy"]] = [
             "sunny",
             "cloudy",
@@ -269,7 +271,7 @@ def build_server() -> MCPServer:
 
     @tool(title="List notes", annotations=read_only)
     def list_notes() -> str:
-        """List the names of the notes kept by this server (read-only)."""
+        """List the names of the notes this server keeps. It changes nothing."""
         return "\n".join(sorted(state.notes)) or "(no notes)"
 
     @tool(title="Add a note", annotations=ToolAnnotations(destructive_hint=False))
@@ -278,7 +280,7 @@ def build_server() -> MCPServer:
         name: Annotated[str, Field(title="Name", pattern=r"^[a-z0-9-]{1,40}$")],
         text: Annotated[str, Field(title="Text", max_length=2000)],
     ) -> str:
-        """Add or replace a note; it becomes readable as the resource demo://notes/NAME."""
+        """Add a note, or replace the one with that name. Read it later under Resources, “A note”."""
         state.notes[name] = text
         state.record(f"add_note {name}")
         await notifier.resource_updated(ctx, f"demo://notes/{name}")
@@ -289,7 +291,7 @@ def build_server() -> MCPServer:
         annotations=ToolAnnotations(destructive_hint=True, idempotent_hint=True, open_world_hint=False),
     )
     async def delete_note(ctx: Context, name: Annotated[str, Field(title="Name")]) -> CallToolResult:
-        """Delete a note for good. Destructive: the app should ask before running it."""
+        """Delete a note for good. MCP Desk asks you before it runs."""
         if state.notes.pop(name, None) is None:
             return CallToolResult(
                 content=[TextContent(type="text", text=f"No note named {name}.")], is_error=True
@@ -302,7 +304,7 @@ def build_server() -> MCPServer:
     def fail(
         reason: Annotated[str, Field(title="Reason")] = "This tool fails on purpose.",
     ) -> CallToolResult:
-        """Return a tool error (isError: true), to show how failures look."""
+        """Always answer with a problem, to show how a tool's error looks."""
         return CallToolResult(content=[TextContent(type="text", text=reason)], is_error=True)
 
     def lucky_number(name: Annotated[str, Field(title="Your name")]) -> str:
@@ -311,7 +313,7 @@ def build_server() -> MCPServer:
 
     @tool(title="Add or remove the bonus tool")
     async def toggle_bonus_tool(ctx: Context) -> str:
-        """Add the 'lucky_number' tool, or remove it if present; the tool list changes at run time."""
+        """Add the “Lucky number” tool, or remove it if it is there: the tools change as you watch."""
         if state.bonus_enabled:
             server.remove_tool(BONUS_TOOL)
             state.bonus_enabled = False
@@ -322,17 +324,17 @@ def build_server() -> MCPServer:
             verb = "Added"
         state.record(f"toggle_bonus_tool {verb.lower()}")
         await notifier.tools_changed(ctx)
-        return f"{verb} the tool {BONUS_TOOL}."
+        return f"{verb} the tool “Lucky number”."
 
     @tool(title="Book a table")
     def book_table(
         booking: Annotated[ElicitationResult[TableBooking], Resolve(_ask_booking)],
         restaurant: Annotated[str, Field(title="Restaurant")] = "Chez Demo",
     ) -> str:
-        """Book a table; the server asks you for the details while the tool runs (elicitation)."""
+        """Book a table at a restaurant: the server asks you for the details while it runs."""
         if not isinstance(booking, AcceptedElicitation):
             state.record(f"book_table {booking.action}")
-            return f"No booking made: you chose {booking.action}."
+            return f"No booking made: {REFUSALS.get(booking.action, 'you did not answer')}."
         b: TableBooking = booking.data
         state.record(f"book_table {b.party_size} at {restaurant}")
         extras = ", vegetarian" if b.vegetarian else ""
@@ -342,12 +344,12 @@ def build_server() -> MCPServer:
             f"{b.seating}{extras}. Confirmation goes to {b.contact_email}.{notes}"
         )
 
-    @tool(title="Ask the client's model")
+    @tool(title="Ask your AI model")
     def ask_model(
         answer: Annotated[CreateMessageResult, Resolve(_ask_model)],
         question: Annotated[str, Field(title="Question")] = "Say hello in three languages.",
     ) -> str:
-        """Ask the client's language model a question (sampling) and return its answer."""
+        """Ask your AI model a question and show its answer (MCP Desk asks you first)."""
         content = answer.content
         text = content.text if isinstance(content, TextContent) else f"({content.type} content)"
         return f"The model ({answer.model}) answered: {text}"
@@ -381,7 +383,9 @@ def build_server() -> MCPServer:
     def write_email(
         recipient: Annotated[str, Field(description="Who the email is for.")],
         topic: Annotated[str, Field(description="What it is about.")],
-        tone: Annotated[str, Field(description=", ".join(TONES))] = "friendly",
+        tone: Annotated[
+            str, Field(description="How it should sound: " + ", ".join(TONES) + ".")
+        ] = "friendly",
     ) -> list[Message]:
         """Draft an email to someone about a topic, in a chosen tone."""
         return [UserMessage(f"Write a {tone} email to {recipient} about {topic}. Keep it under 120 words.")]

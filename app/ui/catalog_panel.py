@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt, Signal, Slot
+from PySide6.QtCore import QEvent, QModelIndex, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -17,8 +17,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.ui.icons import icon
 from app.ui.models.catalog import CatalogFilterModel, CatalogItem, CatalogModel
 from app.ui.safe_text import plain_label
+from app.ui.theme import notice_style
 
 KINDS = ("tools", "resources", "resource_templates", "prompts")
 
@@ -49,6 +51,8 @@ class CatalogPanel(QWidget):
 
     item_selected = Signal(str, object)
 
+    MAX_MIN_WIDTH = 300
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.models: dict[str, CatalogModel] = {k: CatalogModel(k, self) for k in KINDS}
@@ -67,37 +71,49 @@ class CatalogPanel(QWidget):
         lay.setContentsMargins(4, 4, 4, 4)
         top = QHBoxLayout()
         self.search = QLineEdit()
-        self.search.setPlaceholderText("Search (Ctrl+F)")
+        self.search.setPlaceholderText(self.tr("Search (Ctrl+F)"))
         self.search.setClearButtonEnabled(True)
-        self.search.setAccessibleName("Search")
+        self.search.setAccessibleName(self.tr("Search"))
         self.search.textChanged.connect(self.set_search)
         top.addWidget(self.search, 1)
-        self.all_servers = QCheckBox("All servers")
-        self.all_servers.setToolTip("Search the tools, resources and prompts of every connected server")
+        self.all_servers = QCheckBox(self.tr("All servers"))
+        self.all_servers.setToolTip(
+            self.tr("Search the tools, resources and prompts of every connected server")
+        )
         self.all_servers.toggled.connect(self.set_all_servers)
         top.addWidget(self.all_servers)
         lay.addLayout(top)
         self.tabs = QTabWidget()
         self.tabs.setObjectName("catalogTabs")
-        self.tabs.addTab(self.views["tools"], "Tools")
+        # All three tabs stay in sight in a narrow column: their words are elided, never scrolled
+        # out of view behind arrows (the full text is in each tab's tooltip).
+        bar = self.tabs.tabBar()
+        bar.setUsesScrollButtons(False)
+        bar.setElideMode(Qt.TextElideMode.ElideRight)
+        bar.setExpanding(False)
+        self.tabs.addTab(self.views["tools"], icon("tool"), self.tr("Tools"))
         res = QSplitter(Qt.Orientation.Vertical)
-        for kind, label in (("resources", "Resources"), ("resource_templates", "Templates")):
+        for kind, label in (
+            ("resources", self.tr("Resources")),
+            ("resource_templates", self.tr("Resources with fields")),
+        ):
             box = QWidget()
             bl = QVBoxLayout(box)
             bl.setContentsMargins(0, 0, 0, 0)
             bl.addWidget(plain_label(label, wrap=False))
             bl.addWidget(self.views[kind])
             res.addWidget(box)
-        self.tabs.addTab(res, "Resources")
-        self.tabs.addTab(self.views["prompts"], "Prompts")
+        self.tabs.addTab(res, icon("resource"), self.tr("Resources"))
+        self.tabs.addTab(self.views["prompts"], icon("prompt"), self.tr("Prompts"))
         lay.addWidget(self.tabs, 1)
         self.empty = plain_label("")
-        self.empty.setStyleSheet("color: palette(mid);")
+        self.empty.setObjectName("catalogEmpty")
+        self.empty.setStyleSheet("QLabel#catalogEmpty { color: palette(mid); }")
         lay.addWidget(self.empty)
         self.mistakes = plain_label("", wrap=True)  # names a server lists more than once
         self.mistakes.setObjectName("catalogMistakes")
-        self.mistakes.setStyleSheet("color: #5d4300;")
         self.mistakes.hide()
+        self._restyle()
         lay.addWidget(self.mistakes)
         self._server: str | None = None
         self.tabs.currentChanged.connect(self._tab_changed)
@@ -107,6 +123,16 @@ class CatalogPanel(QWidget):
             for sig in (p.rowsInserted, p.rowsRemoved, p.modelReset):
                 sig.connect(self._count_listed)
         self._count_listed()
+
+    def _restyle(self) -> None:
+        sheet = notice_style("warning", "QLabel#catalogMistakes")
+        if sheet != self.mistakes.styleSheet():
+            self.mistakes.setStyleSheet(sheet)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.PaletteChange:
+            self._restyle()
+        super().changeEvent(event)
 
     # --- scope and search ---------------------------------------------------------------------
     @Slot(str)
@@ -136,6 +162,12 @@ class CatalogPanel(QWidget):
         self.tabs.setTabText(0, self.tr("Tools (%n)", "", n["tools"]))
         self.tabs.setTabText(1, self.tr("Resources (%n)", "", n["resources"] + n["resource_templates"]))
         self.tabs.setTabText(2, self.tr("Prompts (%n)", "", n["prompts"]))
+        bar = self.tabs.tabBar()
+        for i in range(self.tabs.count()):
+            self.tabs.setTabToolTip(i, self.tabs.tabText(i))
+        # Wide enough for the three tabs' words (up to a limit: beyond it they are elided).
+        need = sum(bar.tabSizeHint(i).width() for i in range(bar.count())) + 12
+        self.setMinimumWidth(min(need, self.MAX_MIN_WIDTH))
 
     def _show_mistakes(self) -> None:
         """Say which names the shown server lists more than once (the engine keeps the first)."""
@@ -146,12 +178,13 @@ class CatalogPanel(QWidget):
                 count = getattr(it.obj, "listed", 1)
                 if isinstance(count, int) and count > 1:
                     lines.append(
-                        self.tr("{server} lists “{name}” {count} times; only the first is shown.").format(
-                            server=it.server, name=it.key, count=count
-                        )
+                        self.tr("%1 lists “%2” %3 times; only the first is shown.")
+                        .replace("%1", it.server)
+                        .replace("%2", it.key)
+                        .replace("%3", str(count))
                     )
         if len(lines) > 3:
-            lines[3:] = [self.tr("…and {} more.").format(len(lines) - 3)]
+            lines[3:] = [self.tr("…and %n more.", "", len(lines) - 3)]
         self.mistakes.setText("\n".join(lines))
         self.mistakes.setVisible(bool(lines))
 

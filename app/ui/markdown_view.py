@@ -6,11 +6,40 @@ type costs start-up time, and nothing shows Markdown before the first result.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from PySide6.QtCore import QUrl, Signal, Slot
+from PySide6.QtCore import QSizeF, QUrl, Signal, Slot
 from PySide6.QtGui import QTextDocument
-from PySide6.QtWidgets import QTextBrowser, QWidget
+from PySide6.QtWidgets import QFrame, QTextBrowser, QWidget
+
+_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+
+
+def keep_line_breaks(text: str) -> str:
+    """Markdown joins the lines of a paragraph; tools write their answers line by line and mean
+    each line. So every line break outside code blocks becomes a hard break (two trailing spaces);
+    blank lines, fenced and indented code, and Markdown's own structure stay as they are."""
+    out: list[str] = []
+    fenced = False
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if _FENCE.match(line):
+            fenced = not fenced
+            out.append(line)
+            continue
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if (
+            fenced
+            or not line.strip()
+            or not nxt.strip()
+            or line.startswith(("    ", "\t"))
+            or line.endswith("  ")
+        ):
+            out.append(line)
+        else:
+            out.append(line + "  ")
+    return "\n".join(out)
 
 
 class SafeMarkdownView(QTextBrowser):
@@ -21,12 +50,29 @@ class SafeMarkdownView(QTextBrowser):
     """
 
     link_requested = Signal(QUrl)
+    height_changed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setOpenLinks(False)
         self.setOpenExternalLinks(False)
         self.anchorClicked.connect(self._clicked)
+        self._fit_max = 0
+
+    def fit_to_content(self, max_height: int) -> None:
+        """Be as tall as the formatted text (it follows the width), up to `max_height`; more scrolls."""
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        if not self._fit_max:
+            self.document().documentLayout().documentSizeChanged.connect(self._fit)
+        self._fit_max = max_height
+        self._fit(self.document().size())
+
+    @Slot(QSizeF)
+    def _fit(self, size: QSizeF) -> None:
+        h = min(self._fit_max, int(size.height()) + 2 * self.frameWidth() + 4)
+        if h != self.height() or self.minimumHeight() != h:
+            self.setFixedHeight(max(24, h))
+            self.height_changed.emit()
 
     def loadResource(self, type_: int, name: QUrl | str) -> Any:
         # Images and style sheets referenced by server text are never fetched or read from disk.
@@ -49,7 +95,8 @@ class SafeMarkdownView(QTextBrowser):
 
         features = QTextDocument.MarkdownFeature
         self.document().setMarkdown(
-            breakable(visible(text)), features.MarkdownDialectGitHub | features.MarkdownNoHTML
+            keep_line_breaks(breakable(visible(text))),
+            features.MarkdownDialectGitHub | features.MarkdownNoHTML,
         )
 
     @Slot(QUrl)

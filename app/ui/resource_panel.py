@@ -1,4 +1,8 @@
-"""Right-hand panels for a resource, a resource template and a prompt."""
+"""Right-hand panels for a resource, a resource template and a prompt.
+
+A template's fields and a prompt's arguments offer the server's suggestions as the person types
+(completion/complete, `app.ui.completion`), when the window gives the panel `connection_of`.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QEvent, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QFormLayout,
@@ -17,8 +21,36 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.ui.completion import Fetch, ServerCompleter, completion_ref, offers_completions
+from app.ui.developer_mode import developer_mode
+from app.ui.elide import cap_middle
+from app.ui.icons import icon
+from app.ui.result_data import label_for
 from app.ui.results import ResultView
-from app.ui.safe_text import plain_label, visible_line
+from app.ui.safe_text import plain_label, plain_tooltip, visible_line
+from app.ui.theme import colours
+
+ConnectionOf = Callable[[str], Any]
+
+
+def suggest(
+    connection_of: ConnectionOf | None,
+    server: str,
+    ref: dict[str, str],
+    name: str,
+    others: Callable[[], dict[str, str]],
+) -> Fetch:
+    """What a field asks the server for suggestions: `name`'s values given what is typed, with the
+    other fields' values as context. No connection (or no completions offered): none."""
+
+    async def fetch(typed: str) -> list[str]:
+        conn = connection_of(server) if connection_of is not None else None
+        if conn is None or not offers_completions(conn):
+            return []
+        context = {k: v for k, v in others().items() if k != name and v}
+        return list(await conn.complete(ref, name, typed, context or None))
+
+    return fetch
 
 
 def template_variables(template: str) -> list[str]:
@@ -51,6 +83,8 @@ def expand_template(template: str, values: dict[str, str]) -> str:
 
 
 class _Header(QWidget):
+    """Title, the id line (server · URI or server/name: developer mode only) and description."""
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         lay = QVBoxLayout(self)
@@ -61,7 +95,10 @@ class _Header(QWidget):
         f.setPointSizeF(f.pointSizeF() * 1.3)
         self.title.setFont(f)
         self.sub = plain_label("")
-        self.sub.setStyleSheet("color: palette(mid); font-family: monospace;")
+        self.sub.setObjectName("panelId")
+        self.sub.setStyleSheet("QLabel#panelId { color: palette(mid); font-family: monospace; }")
+        self.sub.setVisible(developer_mode().enabled())
+        developer_mode().changed.connect(self.sub.setVisible)
         self.description = plain_label("")
         lay.addWidget(self.title)
         lay.addWidget(self.sub)
@@ -69,8 +106,10 @@ class _Header(QWidget):
 
     def set(self, title: str, sub: str, description: str) -> None:
         self.title.setText(title)
+        self.title.setToolTip(plain_tooltip(sub))  # the precise id, for who wants it
         self.sub.setText(sub)
         self.description.setText(description)
+        self.description.setVisible(bool(description))
 
 
 class ResourcePanel(QWidget):
@@ -92,6 +131,9 @@ class ResourcePanel(QWidget):
         # For a template: may the concrete URI just read be subscribed to, and is it already?
         self.can_subscribe = False
         self.is_subscribed: Callable[[str, str], bool] = lambda server, uri: False
+        # server name → its connection (the window's controller.connection): for suggestions.
+        self.connection_of: ConnectionOf | None = None
+        self.completers: dict[str, ServerCompleter] = {}
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 6, 6, 6)
         self.header = _Header()
@@ -100,9 +142,10 @@ class ResourcePanel(QWidget):
         self.vars = QFormLayout(self.vars_box)
         lay.addWidget(self.vars_box)
         row = QHBoxLayout()
-        self.read_button = QPushButton("Read")
+        self.read_button = QPushButton(icon("resource"), self.tr("Read"))
         self.read_button.clicked.connect(self._read)
-        self.subscribe = QCheckBox("Subscribe to updates")
+        self.subscribe = QCheckBox(self.tr("Follow changes"))
+        self.subscribe.setToolTip(self.tr("Read it again by itself whenever the server says it changed"))
         self.subscribe.toggled.connect(lambda on: self.subscribe_toggled.emit(self.server, self.uri, on))
         row.addWidget(self.read_button)
         row.addWidget(self.subscribe)
@@ -127,7 +170,7 @@ class ResourcePanel(QWidget):
         self.subscribe.blockSignals(False)
         self.subscribe.setVisible(can_subscribe)
         self.updated.setText("")
-        self.result.clear("Press Read to see the resource.")
+        self.result.clear(self.tr("Press Read to see the resource."))
 
     def show_template(self, server: str, tpl: Any, can_subscribe: bool = False) -> None:
         self.server, self.uri, self.template = server, "", str(tpl.uri_template)
@@ -136,18 +179,31 @@ class ResourcePanel(QWidget):
         self._set_vars(template_variables(self.template))
         self.subscribe.setVisible(False)
         self.updated.setText("")
-        self.result.clear("Fill in the fields and press Read.")
+        self.result.clear(self.tr("Fill in the fields and press Read."))
 
     def _set_vars(self, names: list[str]) -> None:
         while self.vars.rowCount():
             self.vars.removeRow(0)
         self.fields = {}
+        self.completers = {}
+        ref = completion_ref("template", self.template or "")
         for n in names:
             e = QLineEdit()
             e.setAccessibleName(n)
-            self.vars.addRow(plain_label(n, wrap=False), e)  # a bare string would make an AutoText label
+            label = plain_label(cap_middle(label_for(n), 80), wrap=False)  # a bare string: an AutoText label
+            label.setToolTip(plain_tooltip(n))
+            self.vars.addRow(label, e)
             self.fields[n] = e
+            fetch = suggest(self.connection_of_now, self.server, ref, n, self._values)
+            self.completers[n] = ServerCompleter(e, fetch)
         self.vars_box.setVisible(bool(names))
+
+    def connection_of_now(self, server: str) -> Any:
+        """The connection as it is when a suggestion is asked for (it may have reconnected)."""
+        return self.connection_of(server) if self.connection_of is not None else None
+
+    def _values(self) -> dict[str, str]:
+        return {n: e.text() for n, e in self.fields.items()}
 
     def current_uri(self) -> str:
         if self.template is None:
@@ -168,12 +224,18 @@ class ResourcePanel(QWidget):
 
     def mark_updated(self, uri: str) -> None:
         if uri == self.uri:
-            self.updated.setText("The server says this resource changed. Press Read to see the new version.")
+            self.updated.setText(
+                self.tr("The server says this resource changed. Press Read to see the new version.")
+            )
 
     def mark_refreshed(self, uri: str, when: str) -> None:
         """A subscribed resource changed and was read again by itself."""
         if uri == self.uri:
-            self.updated.setText(f"Updated at {when}: the server said it changed, so it was read again.")
+            self.updated.setText(
+                self.tr("Updated at %1: the server said it changed, so it was read again.").replace(
+                    "%1", when
+                )
+            )
 
 
 class PromptPanel(QWidget):
@@ -189,6 +251,8 @@ class PromptPanel(QWidget):
         super().__init__(parent)
         self.server = ""
         self.name = ""
+        self.connection_of: ConnectionOf | None = None  # see ResourcePanel
+        self.completers: dict[str, ServerCompleter] = {}
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 6, 6, 6)
         self.header = _Header()
@@ -196,15 +260,30 @@ class PromptPanel(QWidget):
         self.args_box = QWidget()
         self.args = QFormLayout(self.args_box)
         lay.addWidget(self.args_box)
-        self.get_button = QPushButton("Get prompt")
+        self.get_button = QPushButton(icon("prompt"), self.tr("Show the prompt"))
+        self.get_button.setToolTip(self.tr("Fill the prompt in with these values and show its messages"))
         self.get_button.clicked.connect(self._get)
-        lay.addWidget(self.get_button)
+        row = QHBoxLayout()
+        row.addWidget(self.get_button)
+        row.addStretch(1)
+        lay.addLayout(row)
         self.error = plain_label("")
-        self.error.setStyleSheet("color: #b71c1c;")
+        self.error.setObjectName("promptError")
+        self._restyle()
         lay.addWidget(self.error)
         self.result = ResultView()
         lay.addWidget(self.result, 1)
         self.fields: dict[str, tuple[QLineEdit, bool]] = {}
+
+    def _restyle(self) -> None:
+        sheet = f"QLabel#promptError {{ color: {colours('error')[1]}; }}"
+        if sheet != self.error.styleSheet():
+            self.error.setStyleSheet(sheet)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.PaletteChange:
+            self._restyle()
+        super().changeEvent(event)
 
     def show_prompt(self, server: str, prompt: Any) -> None:
         self.server, self.name = server, prompt.name
@@ -212,22 +291,36 @@ class PromptPanel(QWidget):
         while self.args.rowCount():
             self.args.removeRow(0)
         self.fields = {}
+        self.completers = {}
+        ref = completion_ref("prompt", str(prompt.name))
         for a in prompt.arguments or []:
             n = str(a.get("name", ""))
             req = bool(a.get("required"))
             e = QLineEdit()
             e.setAccessibleName(n)
             e.setPlaceholderText(visible_line(str(a.get("description") or "")))
-            self.args.addRow(plain_label(n + (" *" if req else ""), wrap=False), e)
+            words = cap_middle(str(a.get("title") or label_for(n)), 80)
+            label = plain_label(words + (" *" if req else ""), wrap=False)
+            tip = n + ("\n" + self.tr("Required") if req else "")
+            label.setToolTip(plain_tooltip(tip))
+            self.args.addRow(label, e)
             self.fields[n] = (e, req)
+            fetch = suggest(self.connection_of_now, server, ref, n, self._values)
+            self.completers[n] = ServerCompleter(e, fetch)
         self.args_box.setVisible(bool(self.fields))
         self.error.setText("")
-        self.result.clear("Press Get prompt to see its messages.")
+        self.result.clear(self.tr("Press “Show the prompt” to see its messages."))
+
+    def connection_of_now(self, server: str) -> Any:
+        return self.connection_of(server) if self.connection_of is not None else None
+
+    def _values(self) -> dict[str, str]:
+        return {n: e.text() for n, (e, _) in self.fields.items()}
 
     def _get(self) -> None:
         missing = [n for n, (e, req) in self.fields.items() if req and not e.text()]
         if missing:
-            self.error.setText("Required: " + ", ".join(missing))
+            self.error.setText(self.tr("Please fill in: %1").replace("%1", ", ".join(missing)))
             self.fields[missing[0]][0].setFocus()
             return
         self.error.setText("")
@@ -245,5 +338,5 @@ class PromptPanel(QWidget):
             blocks.append({"type": "x-role", "role": str(m.get("role", "?"))})
             content = m.get("content")
             blocks.extend(content if isinstance(content, list) else [content])
-        self.result.show_contents(blocks, f"{len(messages)} message(s)")
-        self.result._json = raw
+        self.result.show_contents(blocks, self.tr("The prompt has %n message(s).", "", len(messages)))
+        self.result.set_raw(raw)

@@ -1,10 +1,13 @@
 """Showing a tool's answer as a person would want it.
 
-Each content block gets a widget for its type (a lookup table, not a chain of ifs): text (plain,
-with an optional safe Markdown view), images (zoomable, savable), audio (savable), resource links
-(a button that reads the resource), embedded resources (text shown, blobs savable). Structured
-content is a tree with a mark saying whether it matches the tool's outputSchema. An `isError`
-answer is the tool's own error message; a failed call (protocol error, timeout) is shown apart.
+Each content block gets a widget for its type (a lookup table, not a chain of ifs): text (safe
+Markdown by default — nothing fetched, links confirmed —, plain text one click away and for JSON
+or very long text), images (zoomable, savable), audio (savable), resource links (a button that
+reads the resource), embedded resources (Markdown rendered, images shown, blobs savable). Result
+data (structuredContent) is a table or labelled values (`app.ui.result_data`) with a note saying
+whether it matches what the tool promised. An answer the tool marked as an error is "the tool
+reported a problem"; a failed call (protocol error, timeout) is shown apart. The raw answer as
+JSON (and "Copy as JSON") is for developer mode.
 """
 
 from __future__ import annotations
@@ -14,12 +17,23 @@ import binascii
 import json
 import logging
 import mimetypes
+import re
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, QUrl, Signal, Slot
-from PySide6.QtGui import QGuiApplication, QImage, QPixmap, QTextCursor, QTextOption
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QCoreApplication,
+    QEvent,
+    QObject,
+    Qt,
+    QTimer,
+    QUrl,
+    Signal,
+    Slot,
+)
+from PySide6.QtGui import QGuiApplication, QImage, QPixmap, QResizeEvent, QTextCursor, QTextOption
 from PySide6.QtWidgets import (
     QFileDialog,
     QFrame,
@@ -30,16 +44,19 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSizePolicy,
     QStackedWidget,
-    QTreeWidget,
-    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
-from app.ui.elide import PREVIEW_CHARS, cap_end, cap_middle, display_pieces, json_preview
+from app.ui.developer_mode import developer_mode
+from app.ui.elide import PREVIEW_CHARS, cap_end, cap_middle, display_pieces
 from app.ui.markdown_view import SafeMarkdownView
+from app.ui.result_data import DataView, JsonTree
 from app.ui.safe_text import plain_label, plain_tooltip, visible, visible_line
+from app.ui.theme import NoticeKind, colours
 from app.ui.widgets import tool_button
+
+__all__ = ["BinaryBlock", "DataView", "ImageBlock", "JsonTree", "ResultView", "TextBlock"]
 
 if TYPE_CHECKING:
     from app.ui.models.history import HistoryEntry
@@ -127,6 +144,42 @@ class BackgroundWriter(QObject):
         self.finished.emit(path, "")
 
 
+def looks_like_json(text: str) -> bool:
+    """An object or array as text (what many tools send beside their result data): shown as plain
+    text, where Markdown would eat its indentation and asterisks."""
+    head = text.lstrip()[:1]
+    if head not in ("{", "["):
+        return False
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+_MARKDOWN_SIGNS = re.compile(
+    r"^\s{0,3}(#{1,6}\s|[-*+]\s|\d+[.)]\s|>|\|.*\||```|~~~)|\*\*|__|`|\]\(|^\s*(---|\*\*\*)\s*$",
+    re.MULTILINE,
+)
+
+
+def has_markdown(text: str) -> bool:
+    """Whether formatting would change how a text reads (headings, lists, emphasis, links, code,
+    tables): if not, the text is shown as it is, without a "Formatted" switch to think about."""
+    return bool(_MARKDOWN_SIGNS.search(text[: TextBlock.MARKDOWN_CHARS]))
+
+
+def prefers_markdown(text: str, mime: str | None = None) -> bool:
+    """Whether a text is shown as Markdown first: yes, unless it is JSON, another non-Markdown
+    type (a resource's mimeType says so) or too long for the Markdown view."""
+    if len(text) > TextBlock.MARKDOWN_CHARS or looks_like_json(text):
+        return False
+    if mime:
+        m = mime.split(";")[0].strip().lower()
+        return m in ("text/markdown", "text/x-markdown", "text/plain") or m.endswith("+markdown")
+    return True
+
+
 def suggested_name(stem: str, mime: str | None) -> str:
     if "." in stem.strip("."):
         return stem  # already has an extension (a resource URI's last segment, say)
@@ -157,7 +210,15 @@ class TextBlock(QWidget):
     SLICE_CHARS = 200_000  # what "Show all" adds per loop turn (a few ms of layout)
     MARKDOWN_CHARS = 50_000
 
-    def __init__(self, text: str, parent: QWidget | None = None, *, stem: str = "result") -> None:
+    def __init__(
+        self,
+        text: str,
+        parent: QWidget | None = None,
+        *,
+        stem: str = "result",
+        markdown: bool | None = None,
+    ) -> None:
+        """`markdown`: show the Markdown view first (None: when `prefers_markdown(text)`)."""
         super().__init__(parent)
         self._text = text
         self._stem = stem
@@ -172,8 +233,9 @@ class TextBlock(QWidget):
         bar = QHBoxLayout()
         self.notice = plain_label("", wrap=True)
         self.notice.setObjectName("textNotice")
-        self.notice.setStyleSheet("color: palette(mid);")
+        self.notice.setStyleSheet("QLabel#textNotice { color: palette(mid); }")
         bar.addWidget(self.notice, 1)
+        bar.addStretch(1)  # the buttons sit on the right, also while the notice is hidden
         self.show_all_button = QPushButton(self.tr("Show all"))
         self.show_all_button.setToolTip(self.tr("Show the whole text here (it is added a part at a time)"))
         self.show_all_button.clicked.connect(self.show_all)
@@ -182,9 +244,14 @@ class TextBlock(QWidget):
         self.save_button.setToolTip(self.tr("Save the whole text, exactly as the server sent it"))
         self.save_button.clicked.connect(self.save_to_file)
         bar.addWidget(self.save_button)
-        self.markdown_toggle = tool_button(self.tr("Markdown view"))
+        self.markdown_toggle = tool_button(self.tr("Formatted"), auto_raise=True)
         self.markdown_toggle.setCheckable(True)
-        self.markdown_toggle.setToolTip(self.tr("Show the text formatted as Markdown (no images are loaded)"))
+        self.markdown_toggle.setToolTip(
+            self.tr(
+                "Show the text formatted (Markdown: headings, lists, links; no images are loaded). "
+                "Off: the text exactly as the server sent it."
+            )
+        )
         bar.addWidget(self.markdown_toggle)
         lay.addLayout(bar)
         self.stack = QStackedWidget()
@@ -223,6 +290,14 @@ class TextBlock(QWidget):
             self.plain.setMinimumHeight(min(320, 12 * line_h + 16))
         lay.addWidget(self.stack)
         self.markdown_toggle.toggled.connect(self._toggle)
+        if markdown is None:
+            # Formatted when it reads better so; plain words and JSON need no switch at all.
+            markdown = prefers_markdown(text) and has_markdown(text)
+        if self.markdown_toggle.isEnabled():
+            if markdown:
+                self.markdown_toggle.setChecked(True)
+            else:
+                self.markdown_toggle.hide()
 
     # --- how much is shown --------------------------------------------------------------------
     def text(self) -> str:
@@ -320,8 +395,34 @@ class TextBlock(QWidget):
             self.markdown = SafeMarkdownView()
             self.markdown.set_markdown(self._text)
             self.markdown.link_requested.connect(self.link_requested)
+            self.markdown.setAccessibleName(self.tr("Result text, formatted"))
             self.stack.addWidget(self.markdown)
-        self.stack.setCurrentWidget(self.markdown if on and self.markdown else self.plain)
+        md = self.markdown if on else None
+        self.stack.setCurrentWidget(md if md is not None else self.plain)
+        if md is not None:
+            # A stack is as tall as its tallest page: the formatted page sets the height while shown.
+            self.stack.setMaximumHeight(16777215)
+            self.stack.setMinimumHeight(0)
+            md.fit_to_content(420)
+            md.height_changed.connect(self._fit_stack)
+            self._fit_stack()
+        else:
+            self._fit_stack()
+
+    @Slot()
+    def _fit_stack(self) -> None:
+        page = self.stack.currentWidget()
+        if page is self.markdown and self.markdown is not None:
+            self.stack.setFixedHeight(self.markdown.height())
+        elif self.plain.maximumHeight() < 16777215:  # a short text: its box is its size
+            self.stack.setFixedHeight(self.plain.maximumHeight())
+        else:
+            self.stack.setMinimumHeight(self.plain.minimumHeight())
+            self.stack.setMaximumHeight(16777215)
+
+    def is_formatted(self) -> bool:
+        """Whether the Markdown view is the one shown."""
+        return self.markdown is not None and self.stack.currentWidget() is self.markdown
 
 
 class ImageBlock(QWidget):
@@ -332,29 +433,39 @@ class ImageBlock(QWidget):
         self._data, self._mime = data, mime
         self.image = QImage.fromData(data)
         self.zoom = 1.0
+        self.fitted = True  # a picture wider than the panel is shown whole until the person zooms
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         bar = QHBoxLayout()
-        size = f"{self.image.width()}×{self.image.height()}" if not self.image.isNull() else "unreadable"
-        bar.addWidget(plain_label(f"Image ({mime}, {size})", wrap=False))
+        if self.image.isNull():
+            what = self.tr("An image that could not be read")
+        else:
+            what = (
+                self.tr("Image, %1 × %2 pixels")
+                .replace("%1", str(self.image.width()))
+                .replace("%2", str(self.image.height()))
+            )
+        info = plain_label(what, wrap=False)
+        info.setToolTip(plain_tooltip(cap_middle(mime, 100)))
+        bar.addWidget(info)
         bar.addStretch(1)
         for text, tip, slot in (
-            ("−", "Zoom out", self.zoom_out),
-            ("+", "Zoom in", self.zoom_in),
-            ("1:1", "Actual size", self.zoom_reset),
+            ("−", self.tr("Zoom out"), self.zoom_out),
+            ("+", self.tr("Zoom in"), self.zoom_in),
+            ("1:1", self.tr("Actual size"), self.zoom_reset),
         ):
             b = tool_button(text)
             b.setToolTip(tip)
             b.setAccessibleName(tip)
             b.clicked.connect(slot)
             bar.addWidget(b)
-        save = QPushButton("Save…")
+        save = QPushButton(self.tr("Save…"))
         save.clicked.connect(lambda: save_bytes(self, self._data, suggested_name("image", self._mime)))
         bar.addWidget(save)
         lay.addLayout(bar)
         self.label = QLabel()
         self.label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        self.label.setAccessibleName("Result image")
+        self.label.setAccessibleName(self.tr("Result image"))
         area = QScrollArea()
         area.setWidget(self.label)
         area.setWidgetResizable(False)
@@ -366,7 +477,7 @@ class ImageBlock(QWidget):
 
     def _render(self) -> None:
         if self.image.isNull():
-            self.label.setText("The image could not be decoded.")
+            self.label.setText(self.tr("The image could not be read."))
             self.label.adjustSize()
             return
         w = max(1, int(self.image.width() * self.zoom))
@@ -374,18 +485,29 @@ class ImageBlock(QWidget):
         self.label.setPixmap(pix)
         self.label.resize(pix.size())
 
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self.fitted and not self.image.isNull() and self.width() > 40:
+            zoom = min(1.0, (self.width() - 24) / max(1, self.image.width()))
+            if abs(zoom - self.zoom) > 0.01:
+                self.zoom = zoom
+                self._render()
+
     @Slot()
     def zoom_in(self) -> None:
+        self.fitted = False
         self.zoom = min(8.0, self.zoom * 1.25)
         self._render()
 
     @Slot()
     def zoom_out(self) -> None:
+        self.fitted = False
         self.zoom = max(0.1, self.zoom / 1.25)
         self._render()
 
     @Slot()
     def zoom_reset(self) -> None:
+        self.fitted = False
         self.zoom = 1.0
         self._render()
 
@@ -394,46 +516,18 @@ class BinaryBlock(QWidget):
     """Audio or a blob: what it is, how big, and Save (playback needs QtMultimedia, not shipped)."""
 
     def __init__(self, label: str, data: bytes, mime: str, stem: str, parent: QWidget | None = None) -> None:
+        """`label`: what it is, in words (already translated)."""
         super().__init__(parent)
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(plain_label(f"{label} ({mime or 'unknown type'}, {len(data):,} bytes)"))
+        size = self.tr("%1 (%2 bytes)").replace("%1", label).replace("%2", f"{len(data):,}")
+        info = plain_label(size)
+        info.setToolTip(plain_tooltip(cap_middle(mime, 100) if mime else self.tr("of an unknown kind")))
+        lay.addWidget(info)
         lay.addStretch(1)
-        save = QPushButton("Save…")
+        save = QPushButton(self.tr("Save…"))
         save.clicked.connect(lambda: save_bytes(self, data, suggested_name(stem, mime)))
         lay.addWidget(save)
-
-
-class JsonTree(QTreeWidget):
-    """A JSON value as an expandable tree (keys and values as plain text)."""
-
-    def __init__(self, value: Any, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setHeaderLabels(["Key", "Value"])
-        self.setColumnCount(2)
-        self._add(self.invisibleRootItem(), value)
-        self.expandToDepth(1)
-        self.resizeColumnToContents(0)
-        self.setMinimumHeight(160)
-
-    def _add(self, parent: QTreeWidgetItem, value: Any) -> None:
-        if isinstance(value, dict):
-            for k, v in value.items():
-                self._node(parent, visible_line(str(k)), v)
-        elif isinstance(value, list):
-            for i, v in enumerate(value):
-                self._node(parent, f"[{i}]", v)
-        else:
-            self._node(parent, "", value)
-
-    def _node(self, parent: QTreeWidgetItem, key: str, value: Any) -> None:
-        if isinstance(value, dict | list):
-            summary = f"{{{len(value)} keys}}" if isinstance(value, dict) else f"[{len(value)} items]"
-            item = QTreeWidgetItem(parent, [cap_middle(key), summary])
-            self._add(item, value)
-        else:
-            # A cell is one line: a long string is cut before Qt measures it to elide it.
-            item = QTreeWidgetItem(parent, [cap_middle(key), cap_end(json_preview(value, indent=None), 1000)])
 
 
 def _section(title: str) -> QLabel:
@@ -445,7 +539,10 @@ def _section(title: str) -> QLabel:
 
 
 class ResultView(QWidget):
-    """The answer of the last call (or of a history entry).
+    """The answer of the last call (or of a history entry), results first.
+
+    In developer mode the raw answer (JSON) can be shown below the result and copied; otherwise
+    a person sees the text, pictures and result data only.
 
     Signals:
         resource_link_clicked(uri): the person clicked a resource link in the result.
@@ -458,14 +555,21 @@ class ResultView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._json: Any = None
+        self._kind = ""
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         head = QHBoxLayout()
         self.status = plain_label("", wrap=True)
         self.status.setObjectName("resultStatus")
-        self.status.setAccessibleName("Result status")
+        self.status.setAccessibleName(self.tr("What happened"))
         head.addWidget(self.status, 1)
-        self.copy_button = QPushButton("Copy as JSON")
+        self.raw_button = tool_button(self.tr("Raw answer"))
+        self.raw_button.setObjectName("rawAnswer")
+        self.raw_button.setCheckable(True)
+        self.raw_button.setToolTip(self.tr("Show the answer as the server sent it (JSON)"))
+        self.raw_button.toggled.connect(self._show_raw)
+        head.addWidget(self.raw_button)
+        self.copy_button = QPushButton(self.tr("Copy as JSON"))
         self.copy_button.setEnabled(False)
         self.copy_button.clicked.connect(self.copy_json)
         head.addWidget(self.copy_button)
@@ -480,33 +584,73 @@ class ResultView(QWidget):
         self.area.setWidget(self.body)
         lay.addWidget(self.area, 1)
         self.blocks: list[QWidget] = []
+        self.raw_block: TextBlock | None = None
+        self._developer_mode_changed(developer_mode().enabled())
+        developer_mode().changed.connect(self._developer_mode_changed)
         self.clear()
 
+    # --- developer mode and look --------------------------------------------------------------
+    @Slot(bool)
+    def _developer_mode_changed(self, on: bool) -> None:
+        """The raw answer and "Copy as JSON" are developer things."""
+        self.copy_button.setVisible(on)
+        self.raw_button.setVisible(on)
+        if not on:
+            self.raw_button.setChecked(False)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.PaletteChange:
+            self._set_status(self.status.text(), self._kind)
+            for mark in self.findChildren(QLabel, "structuredMark"):
+                _colour_mark(mark)
+        super().changeEvent(event)
+
+    @Slot(bool)
+    def _show_raw(self, on: bool) -> None:
+        if self.raw_block is not None:
+            self.raw_block.setParent(None)
+            self.raw_block.deleteLater()
+            self.raw_block = None
+        if on and self._json is not None:
+            self.raw_block = TextBlock(self.json_text(), stem="answer", markdown=False)
+            self.raw_block.setObjectName("rawAnswerText")
+            self.body_layout.insertWidget(self.body_layout.count() - 1, self.raw_block)
+
+    def _answer_set(self) -> None:
+        """A new answer is shown: the copy button and (if open) the raw view follow it."""
+        self.copy_button.setEnabled(self._json is not None)
+        self._show_raw(self.raw_button.isChecked())
+
     # --- states -------------------------------------------------------------------------------
-    def clear(self, message: str = "Run the tool to see its answer here.") -> None:
+    def clear(self, message: str | None = None) -> None:
         for w in self.blocks:
             w.setParent(None)
             w.deleteLater()
         self.blocks = []
         self._json = None
-        self.copy_button.setEnabled(False)
-        self._set_status(message, "")
+        self._answer_set()
+        self._set_status(
+            message if message is not None else self.tr("Run the tool to see its answer here."), ""
+        )
 
     def show_running(self) -> None:
-        self.clear("Running…")
+        self.clear(self.tr("Running…"))
 
     def show_failure(self, message: str, elapsed: float | None = None) -> None:
         self.clear()
-        when = f" after {elapsed:.2f} s" if elapsed is not None else ""
-        self._set_status(f"The call failed{when}: {message}", "failed")
+        if elapsed is not None:
+            text = self.tr("The call failed after %1 s: %2").replace("%1", f"{elapsed:.2f}")
+        else:
+            text = self.tr("The call failed: %2")
+        self._set_status(text.replace("%2", message), "failed")
         self._json = {"failed": message}
-        self.copy_button.setEnabled(True)
+        self._answer_set()
 
     def show_cancelled(self, elapsed: float | None = None) -> None:
         """The person cancelled the call: a neutral outcome, not a failure (no red, no error)."""
         self.clear()
         if elapsed is not None:
-            text = self.tr("Cancelled after {seconds:.2f} s.").format(seconds=elapsed)
+            text = self.tr("Cancelled after %1 s.").replace("%1", f"{elapsed:.2f}")
         else:
             text = self.tr("Cancelled.")
         self._set_status(text, "cancelled")
@@ -526,32 +670,47 @@ class ResultView(QWidget):
         self.clear()
         is_error = bool(getattr(result, "is_error", False))
         elapsed = getattr(result, "elapsed", None)
-        took = f" in {elapsed:.2f} s" if isinstance(elapsed, int | float) else ""
+        timed = isinstance(elapsed, int | float)
         if is_error:
-            self._set_status(f"The tool reported an error{took}:", "error")
+            # The tool ran, and its answer is an error (isError): the tool's words, not a failure.
+            if timed:
+                text = self.tr("The tool reported a problem (after %1 s):").replace("%1", f"{elapsed:.2f}")
+            else:
+                text = self.tr("The tool reported a problem:")
+            self._set_status(text, "error")
         else:
-            self._set_status(f"Done{took}.", "ok")
+            text = self.tr("Done in %1 s.").replace("%1", f"{elapsed:.2f}") if timed else self.tr("Done.")
+            self._set_status(text, "ok")
         raw = getattr(result, "raw", None)
         self._json = to_jsonable(raw) if raw else to_jsonable(result)
-        self.copy_button.setEnabled(True)
-        for block in list(getattr(result, "content", None) or []):
-            self._add(self._block_widget(to_jsonable(block)))
         structured = getattr(result, "structured_content", None)
+        data = to_jsonable(structured) if structured is not None else None
+        for block in list(getattr(result, "content", None) or []):
+            b = to_jsonable(block)
+            if data is not None and not developer_mode().enabled() and _same_as_data(b, data):
+                continue  # the text copy of the result data: the data itself is shown below
+            self._add(self._block_widget(b))
         if structured is not None:
-            self._add(self._structured(structured, result, output_schema))
+            self._add(self._structured(data, result, output_schema))
         if not self.blocks:
-            self._add(plain_label("(The tool returned no content.)"))
+            self._add(plain_label(self.tr("(The tool's answer is empty.)")))
+        self._answer_set()
 
     def show_contents(self, contents: list[Any], title: str = "") -> None:
         """Resource contents (resources/read) or prompt messages shown with the same widgets."""
         self.clear()
-        self._set_status(title or "Read.", "ok")
+        self._set_status(title or self.tr("Read."), "ok")
         self._json = to_jsonable(contents)
-        self.copy_button.setEnabled(True)
         for c in contents:
             self._add(self._block_widget(to_jsonable(c)))
         if not self.blocks:
-            self._add(plain_label("(Nothing returned.)"))
+            self._add(plain_label(self.tr("(Nothing returned.)")))
+        self._answer_set()
+
+    def set_raw(self, raw: Any) -> None:
+        """What "Raw answer" and "Copy as JSON" give, when it is more than the blocks shown."""
+        self._json = raw
+        self._answer_set()
 
     def json_text(self) -> str:
         return json.dumps(self._json, indent=2, ensure_ascii=False)
@@ -563,20 +722,24 @@ class ResultView(QWidget):
     def status_text(self) -> str:
         return self.status.text()
 
+    def status_kind(self) -> str:
+        """ "ok", "error" (the tool reported a problem), "failed", "cancelled" or "" (no answer)."""
+        return self._kind
+
     # --- building -----------------------------------------------------------------------------
     def _set_status(self, text: str, kind: str) -> None:
-        colours = {
-            "ok": "#1b5e20",
-            "error": "#b71c1c",
-            "failed": "#b71c1c",
-            "cancelled": "palette(text)",  # neutral: the person chose it, nothing went wrong
-            "": "palette(text)",
-        }
+        notice: dict[str, NoticeKind] = {"ok": "success", "error": "error", "failed": "error"}
+        self._kind = kind
         self.status.setText(text)
         self.status.setProperty("kind", kind)
-        self.status.setStyleSheet(
-            f"color: {colours.get(kind, 'palette(text)')}; font-weight: bold;" if kind else ""
-        )
+        if kind in notice:
+            # The notice's text colour: readable on the window's background in light and dark.
+            colour = colours(notice[kind])[1]
+            self.status.setStyleSheet(f"QLabel#resultStatus {{ color: {colour}; font-weight: bold; }}")
+        elif kind:  # cancelled: neutral, the person chose it and nothing went wrong
+            self.status.setStyleSheet("QLabel#resultStatus { font-weight: bold; }")
+        else:
+            self.status.setStyleSheet("")
 
     def _add(self, w: QWidget) -> None:
         self.blocks.append(w)
@@ -584,13 +747,13 @@ class ResultView(QWidget):
 
     def _block_widget(self, block: Any) -> QWidget:
         if not isinstance(block, dict):
-            return TextBlock(json.dumps(block, indent=2, ensure_ascii=False))
+            return TextBlock(json.dumps(block, indent=2, ensure_ascii=False), markdown=False)
         builder = BLOCK_BUILDERS.get(str(block.get("type", "")))
         if builder is None:
             # Resource contents (from resources/read) carry no "type"; unknown blocks show as JSON.
             if "uri" in block and ("text" in block or "blob" in block):
                 return self._resource_contents(block)
-            return TextBlock(json.dumps(block, indent=2, ensure_ascii=False))
+            return TextBlock(json.dumps(block, indent=2, ensure_ascii=False), markdown=False)
         return builder(self, block)
 
     def _text(self, block: dict[str, Any]) -> QWidget:
@@ -601,12 +764,12 @@ class ResultView(QWidget):
     def _image(self, block: dict[str, Any]) -> QWidget:
         data = decode_b64(block.get("data"))
         if data is None:
-            return plain_label("(An image that could not be decoded.)")
+            return plain_label(self.tr("(A picture that could not be read.)"))
         return ImageBlock(data, str(block.get("mimeType", "image/png")))
 
     def _audio(self, block: dict[str, Any]) -> QWidget:
         data = decode_b64(block.get("data")) or b""
-        return BinaryBlock("Audio", data, str(block.get("mimeType", "")), "audio")
+        return BinaryBlock(self.tr("Sound"), data, str(block.get("mimeType", "")), "audio")
 
     def _resource_link(self, block: dict[str, Any]) -> QWidget:
         uri = str(block.get("uri", ""))
@@ -614,8 +777,10 @@ class ResultView(QWidget):
         w = QWidget()
         lay = QHBoxLayout(w)
         lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(plain_label(f"Resource link: {cap_middle(name)}\n{cap_middle(uri, 500)}"), 1)
-        b = QPushButton("Read resource")
+        label = plain_label(self.tr("The answer points to a resource: %1").replace("%1", cap_middle(name)))
+        label.setToolTip(plain_tooltip(cap_middle(uri, 500)))
+        lay.addWidget(label, 1)
+        b = QPushButton(self.tr("Read resource"))
         b.setToolTip(plain_tooltip(cap_middle(uri, 500)))
         b.clicked.connect(lambda: self.resource_link_clicked.emit(uri))
         lay.addWidget(b)
@@ -626,26 +791,29 @@ class ResultView(QWidget):
         return self._resource_contents(res if isinstance(res, dict) else {})
 
     def _resource_contents(self, res: dict[str, Any]) -> QWidget:
+        """A resource's contents previewed: Markdown and text shown, images shown, the rest savable."""
         uri = str(res.get("uri", ""))
         mime = str(res.get("mimeType", "") or "")
         box = QWidget()
         lay = QVBoxLayout(box)
         lay.setContentsMargins(0, 0, 0, 0)
         head = QHBoxLayout()
-        head.addWidget(
-            plain_label(
-                f"Resource: {cap_middle(uri, 500)}" + (f" ({cap_middle(mime, 100)})" if mime else "")
-            ),
-            1,
-        )
+        stem = uri.rstrip("/").rsplit("/", 1)[-1].split("?")[0] or "resource"
+        title = plain_label(cap_middle(stem, 120), wrap=False)
+        title.setObjectName("resourceTitle")
+        tip = cap_middle(uri, 500) + (f"\n{cap_middle(mime, 100)}" if mime else "")
+        title.setToolTip(plain_tooltip(tip))
+        font = title.font()
+        font.setBold(True)
+        title.setFont(font)
+        head.addWidget(title, 1)
         lay.addLayout(head)
         if "text" in res:
             text = str(res.get("text", ""))
-            save = QPushButton("Save…")
-            stem = uri.rstrip("/").rsplit("/", 1)[-1].split("?")[0] or "resource"
+            save = QPushButton(self.tr("Save…"))
             save.clicked.connect(lambda: save_bytes(self, text, suggested_name(stem, mime or "text/plain")))
             head.addWidget(save)
-            block = TextBlock(text, stem=stem)
+            block = TextBlock(text, stem=stem, markdown=prefers_markdown(text, mime))
             block.link_requested.connect(self.link_requested)
             lay.addWidget(block)
         else:
@@ -653,7 +821,7 @@ class ResultView(QWidget):
             if mime.startswith("image/"):
                 lay.addWidget(ImageBlock(data, mime))
             else:
-                lay.addWidget(BinaryBlock("Binary content", data, mime, "resource"))
+                lay.addWidget(BinaryBlock(self.tr("A file"), data, mime, "resource"))
         return box
 
     def _structured(self, value: Any, result: Any, schema: dict[str, Any] | None) -> QWidget:
@@ -662,32 +830,61 @@ class ResultView(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         valid = getattr(result, "structured_valid", None)
         err = getattr(result, "structured_error", None)
+        kind: NoticeKind | None = None
         if valid is True:
-            mark = "✓ Structured result matches the tool's output schema"
-            colour = "#1b5e20"
+            mark = self.tr("Result data (it matches what the tool promised)")
         elif valid is False:
-            mark = "✗ Structured result does NOT match the tool's output schema" + (
-                f": {cap_end(str(err), 500)}" if err else ""
-            )
-            colour = "#b71c1c"
+            mark = self.tr("Result data — the data does not match what the tool promised")
+            if err:
+                mark += "\n" + cap_end(str(err), 500)
+            kind = "warning"
         else:
-            mark = (
-                "Structured result (the tool declares no output schema)"
-                if not schema
-                else "Structured result"
-            )
-            colour = "palette(text)"
+            mark = self.tr("Result data")
         head = _section(mark)
+        head.setWordWrap(True)
         head.setObjectName("structuredMark")
-        head.setStyleSheet(f"color: {colour};")
+        head.setToolTip(
+            self.tr("structuredContent, checked against the tool's outputSchema")
+            if schema
+            else self.tr("structuredContent (the tool declares no outputSchema)")
+        )
+        if kind is not None:
+            head.setProperty("noticeKind", kind)
+            _colour_mark(head)
         lay.addWidget(head)
-        lay.addWidget(JsonTree(to_jsonable(value)))
+        lay.addWidget(DataView(value))
         return box
 
 
+def _colour_mark(label: QLabel) -> None:
+    kind = label.property("noticeKind")
+    if kind in ("info", "warning", "error", "success", "neutral"):
+        sheet = f"QLabel#structuredMark {{ color: {colours(kind)[1]}; }}"
+        if sheet != label.styleSheet():
+            label.setStyleSheet(sheet)
+
+
+def _same_as_data(block: Any, data: Any) -> bool:
+    """A text block that is the result data written out as JSON (the SDK sends both)."""
+    if not isinstance(block, dict) or block.get("type") != "text":
+        return False
+    text = str(block.get("text", ""))
+    if len(text) > 1_000_000 or not looks_like_json(text):
+        return False
+    return bool(json.loads(text) == data)
+
+
+ROLES = {
+    "user": str(QT_TRANSLATE_NOOP("ResultView", "Message from you:")),
+    "assistant": str(QT_TRANSLATE_NOOP("ResultView", "Answer from the model:")),
+}
+
+
 def _role_heading(view: ResultView, block: dict[str, Any]) -> QWidget:
-    """A prompt message's role ("user", "assistant") above its content."""
-    return _section(f"{block.get('role', '?')}:")
+    """A prompt message's role ("user", "assistant") above its content, in words."""
+    role = str(block.get("role", "?"))
+    words = ROLES.get(role)
+    return _section(QCoreApplication.translate("ResultView", words) if words else f"{visible_line(role)}:")
 
 
 BLOCK_BUILDERS: dict[str, Callable[[ResultView, dict[str, Any]], QWidget]] = {

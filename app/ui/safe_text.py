@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import Qt, QUrl
+from PySide6.QtCore import QCoreApplication, Qt, QUrl
 from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
 
 from app.mcp.visible import visible, visible_json, visible_line
@@ -101,10 +101,20 @@ async def confirm_and_open(parent: QWidget | None, url: QUrl) -> bool:
 
     text = url.toString()
     if not is_openable(url):
-        await inform(parent, "Link not opened", f"This link cannot be opened from MCP Desk:\n\n{text}")
+        await inform(
+            parent,
+            QCoreApplication.translate("SafeText", "Link not opened"),
+            QCoreApplication.translate("SafeText", "This link cannot be opened from MCP Desk:")
+            + "\n\n"
+            + text,
+        )
         return False
     ok, _ = await ask(
-        parent, "Open link?", f"Open this address in your web browser?\n\n{text}", yes="Open", no="Cancel"
+        parent,
+        QCoreApplication.translate("SafeText", "Open link?"),
+        QCoreApplication.translate("SafeText", "Open this address in your web browser?") + "\n\n" + text,
+        yes=QCoreApplication.translate("SafeText", "Open"),
+        no=QCoreApplication.translate("SafeText", "Cancel"),
     )
     if ok:
         from PySide6.QtGui import QDesktopServices

@@ -6,8 +6,8 @@ import json
 import logging
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtGui import QHideEvent
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, Qt, Signal, Slot
+from PySide6.QtGui import QHideEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -19,25 +19,90 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSplitter,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
+from app.ui.developer_mode import developer_mode
 from app.ui.elide import ELLIPSIS, ElidedLabel, cap_middle, preview
+from app.ui.icons import icon
 from app.ui.models.drafts import ToolDrafts, fit
 from app.ui.results import ResultView, TextBlock
 from app.ui.safe_text import plain_label, plain_tooltip
+from app.ui.theme import NoticeKind, badge_style, colours, notice_style
 from app.ui.widgets import TextLabel
 
 logger = logging.getLogger(__name__)
 
-# (annotation hint, badge text, colour) — shown only when the hint is explicitly true.
-BADGES = (
-    ("readOnlyHint", "read-only", "#1565c0"),
-    ("destructiveHint", "destructive", "#c62828"),
-    ("idempotentHint", "idempotent", "#6a1b9a"),
-    ("openWorldHint", "open-world", "#ef6c00"),
+# What a tool's annotations say, in words for people: (hint, value that shows the badge, words,
+# the precise term for the tooltip, colour kind). Shown only when the server said so explicitly;
+# nothing is shown for a hint left out (no "effects unknown").
+BADGES: tuple[tuple[str, bool, str, str, NoticeKind], ...] = (
+    (
+        "readOnlyHint",
+        True,
+        str(QT_TRANSLATE_NOOP("ToolPanel", "Only reads")),
+        str(QT_TRANSLATE_NOOP("ToolPanel", "The server says this tool only reads: it changes nothing.")),
+        "success",
+    ),
+    (
+        "changes",
+        True,
+        str(QT_TRANSLATE_NOOP("ToolPanel", "Changes things")),
+        str(QT_TRANSLATE_NOOP("ToolPanel", "The server says this tool can change things.")),
+        "warning",
+    ),
+    (
+        "destructiveHint",
+        True,
+        str(QT_TRANSLATE_NOOP("ToolPanel", "Can delete things")),
+        str(
+            QT_TRANSLATE_NOOP(
+                "ToolPanel",
+                "The server says this tool may delete or change things. MCP Desk asks before running it.",
+            )
+        ),
+        "error",
+    ),
+    (
+        "idempotentHint",
+        True,
+        str(QT_TRANSLATE_NOOP("ToolPanel", "Safe to repeat")),
+        str(QT_TRANSLATE_NOOP("ToolPanel", "Running it again with the same input changes nothing more.")),
+        "neutral",
+    ),
+    (
+        "openWorldHint",
+        True,
+        str(QT_TRANSLATE_NOOP("ToolPanel", "Works with the outside world")),
+        str(
+            QT_TRANSLATE_NOOP("ToolPanel", "The server says this tool reaches the internet or other systems.")
+        ),
+        "info",
+    ),
 )
+
+
+def shown_hints(annotations: Any) -> list[str]:
+    """Which badges a tool's annotations call for (keys of BADGES), in BADGES' order.
+
+    "changes" is ours: the server said the tool is not read-only (or not destructive) and did not
+    say it deletes. A read-only tool is trivially safe to repeat, so that is not said twice."""
+    read_only = hint(annotations, "readOnlyHint")
+    destructive = hint(annotations, "destructiveHint") is True and read_only is not True
+    out: list[str] = []
+    if read_only is True:
+        out.append("readOnlyHint")
+    elif not destructive and (read_only is False or hint(annotations, "destructiveHint") is False):
+        out.append("changes")
+    if destructive:
+        out.append("destructiveHint")
+    if hint(annotations, "idempotentHint") is True and read_only is not True:
+        out.append("idempotentHint")
+    if hint(annotations, "openWorldHint") is True:
+        out.append("openWorldHint")
+    return out
 
 
 def hint(annotations: Any, key: str) -> bool | None:
@@ -62,17 +127,31 @@ def clean_description(text: str | None) -> str:
     """Docstring-style descriptions lose their common indentation (shown as plain text anyway)."""
     import inspect
 
-    return inspect.cleandoc(text) if text and text.strip() else "(no description)"
+    if text and text.strip():
+        return inspect.cleandoc(text)
+    return QCoreApplication.translate("ToolPanel", "The server gives no description of this tool.")
 
 
-def badge(text: str, colour: str) -> QLabel:
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setObjectName("badge")
-    label.setStyleSheet(
-        f"QLabel#badge {{ color: white; background: {colour}; border-radius: 7px; padding: 1px 7px; }}"
-    )
-    return label
+class Badge(QLabel):
+    """A small coloured label (our words, plain text) whose colours follow the palette."""
+
+    def __init__(self, text: str, kind: NoticeKind, key: str, parent: QWidget | None = None) -> None:
+        super().__init__(text, parent)
+        self.kind = kind
+        self.key = key  # the annotation behind it (a BADGES key)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setObjectName("badge")
+        self._restyle()
+
+    def _restyle(self) -> None:
+        sheet = f"QLabel#badge {{ {badge_style(self.kind)} }}"
+        if sheet != self.styleSheet():  # setting it sends a PaletteChange of its own
+            self.setStyleSheet(sheet)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.PaletteChange:
+            self._restyle()
+        super().changeEvent(event)
 
 
 class JsonFormFallback(QWidget):
@@ -84,14 +163,23 @@ class JsonFormFallback(QWidget):
         super().__init__(parent)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(plain_label("Arguments (JSON):"))
+        lay.addWidget(plain_label(self.tr("The form could not be built. Type the input as JSON:")))
         self.edit = QPlainTextEdit("{}")
-        self.edit.setAccessibleName("Arguments as JSON")
+        self.edit.setAccessibleName(self.tr("Input as JSON"))
         self.edit.textChanged.connect(self.value_changed)
         lay.addWidget(self.edit)
         self.error = plain_label("")
-        self.error.setStyleSheet("color: #b71c1c;")
+        self.error.setObjectName("jsonFallbackError")
+        self._restyle()
         lay.addWidget(self.error)
+
+    def _restyle(self) -> None:
+        self.error.setStyleSheet(f"QLabel#jsonFallbackError {{ color: {colours('error')[1]}; }}")
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.PaletteChange:
+            self._restyle()
+        super().changeEvent(event)
 
     def value(self) -> Any:
         try:
@@ -106,7 +194,8 @@ class JsonFormFallback(QWidget):
         try:
             json.loads(self.edit.toPlainText() or "{}")
         except ValueError as exc:
-            return [type("FieldError", (), {"path": (), "message": f"not valid JSON: {exc}"})()]
+            message = self.tr("This is not valid JSON: %1").replace("%1", str(exc))
+            return [type("FieldError", (), {"path": (), "message": message})()]
         return []
 
     def show_errors(self, errors: list[Any]) -> None:
@@ -114,6 +203,21 @@ class JsonFormFallback(QWidget):
 
     def focus_first_error(self) -> None:
         self.edit.setFocus()
+
+
+def show_json_tab(form: QWidget, on: bool) -> None:
+    """The form's JSON tab (the arguments as raw JSON) is for developers: shown in developer mode."""
+    tabs = getattr(form, "tabs", None)
+    json_page = getattr(form, "_json_page", None)
+    if not isinstance(tabs, QTabWidget) or json_page is None:
+        return
+    i = tabs.indexOf(json_page)
+    if i < 0:
+        return
+    if not on and tabs.currentIndex() == i:
+        tabs.setCurrentIndex(0)
+    tabs.setTabVisible(i, on)
+    tabs.tabBar().setVisible(on)  # one tab left: no tab bar at all
 
 
 def make_form(schema: dict[str, Any]) -> QWidget:
@@ -146,6 +250,7 @@ class ToolPanel(QWidget):
     draft_saved = Signal(str, str, object)
 
     DESCRIPTION_CHARS = 5_000
+    FORM_MIN = 150  # px of the splitter's form side (with the Run row), however small the form
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -164,30 +269,31 @@ class ToolPanel(QWidget):
         f.setPointSizeF(f.pointSizeF() * 1.3)
         f.setBold(True)
         self.title.setFont(f)
-        self.title.setAccessibleName("Tool title")
+        self.title.setAccessibleName(self.tr("Tool title"))
         outer.addWidget(self.title)
         self.name = ElidedLabel()
         self.name.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.name.setStyleSheet("color: palette(mid); font-family: monospace;")
-        self.name.setAccessibleName("Tool name")
+        self.name.setAccessibleName(self.tr("Tool id"))
+        self.name.setVisible(developer_mode().enabled())  # the server/tool id: developer mode only
         outer.addWidget(self.name)
         self.badges = QHBoxLayout()
         self.badges.setSpacing(4)
-        badge_row = QWidget()
-        badge_row.setLayout(self.badges)
-        outer.addWidget(badge_row)
+        self.badge_row = QWidget()
+        self.badge_row.setLayout(self.badges)
+        self.badges.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.badge_row)
         self.removed = plain_label("")
         self.removed.setObjectName("toolRemoved")
-        self.removed.setStyleSheet("background: #fff3cd; color: #5d4300; padding: 6px; border-radius: 4px;")
         self.removed.hide()
         outer.addWidget(self.removed)
         self.problem = plain_label("", wrap=True)  # what the engine found wrong with the tool's listing
         self.problem.setObjectName("toolProblem")
-        self.problem.setStyleSheet(self.removed.styleSheet())
         self.problem.hide()
         outer.addWidget(self.problem)
+        self._restyle()
         self.description = TextLabel()
-        self.description.setAccessibleName("Tool description")
+        self.description.setAccessibleName(self.tr("Tool description"))
         self.desc_area = self.description  # it scrolls by itself; the name is kept for its height
         outer.addWidget(self.desc_area)
         self.full_description = QPushButton(self.tr("Show the full description…"))
@@ -203,6 +309,9 @@ class ToolPanel(QWidget):
 
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setObjectName("toolSplitter")
+        # Neither side can be squeezed out of sight: the form and its answer both stay reachable.
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setHandleWidth(8)
         top = QWidget()
         top_lay = QVBoxLayout(top)
         top_lay.setContentsMargins(0, 0, 0, 0)
@@ -211,17 +320,17 @@ class ToolPanel(QWidget):
         self.form_area.setFrameShape(QFrame.Shape.StyledPanel)
         top_lay.addWidget(self.form_area, 1)
         row = QHBoxLayout()
-        self.run_button = QPushButton("Run")
-        self.run_button.setToolTip("Run the tool (Ctrl+Enter)")
+        self.run_button = QPushButton(icon("run"), self.tr("Run"))
+        self.run_button.setToolTip(self.tr("Run the tool (Ctrl+Enter)"))
         self.run_button.setDefault(False)
         self.run_button.setAutoDefault(False)
         self.run_button.clicked.connect(self.run_requested)
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.setToolTip("Cancel the running call (Esc)")
+        self.cancel_button = QPushButton(icon("cancel"), self.tr("Cancel"))
+        self.cancel_button.setToolTip(self.tr("Stop the tool while it runs (Esc)"))
         self.cancel_button.setEnabled(False)
         self.cancel_button.clicked.connect(self.cancel_requested)
         self.progress = QProgressBar()
-        self.progress.setAccessibleName("Call progress")
+        self.progress.setAccessibleName(self.tr("Progress"))
         self.progress.setTextVisible(True)
         self.progress.hide()
         self.progress_text = plain_label("", wrap=False)
@@ -234,10 +343,27 @@ class ToolPanel(QWidget):
         self.splitter.addWidget(top)
         self.result = ResultView()
         self.splitter.addWidget(self.result)
-        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(0, 0)  # a resize goes to the answer; the form keeps its size
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([300, 320])
         outer.addWidget(self.splitter, 1)
+        developer_mode().changed.connect(self._developer_mode_changed)
+
+    # --- look and developer mode -------------------------------------------------------------
+    def _restyle(self) -> None:
+        self.removed.setStyleSheet(notice_style("warning", "QLabel#toolRemoved"))
+        self.problem.setStyleSheet(notice_style("warning", "QLabel#toolProblem"))
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.PaletteChange:
+            self._restyle()
+        super().changeEvent(event)
+
+    @Slot(bool)
+    def _developer_mode_changed(self, on: bool) -> None:
+        self.name.setVisible(on)
+        if self.form is not None:
+            show_json_tab(self.form, on)
 
     # --- showing a tool -----------------------------------------------------------------------
     def show_tool(self, server: str, tool: Any, *, keep_input: bool = True) -> None:
@@ -254,19 +380,27 @@ class ToolPanel(QWidget):
         self.run_button.setEnabled(self.can_run())
         title = getattr(tool, "title", None) or tool.name
         self.title.setText(title)
-        self.title.setToolTip(plain_tooltip(cap_middle(title, 500)))
+        # The id is precise but not for people: in the tooltip, and on screen in developer mode.
+        self.title.setToolTip(
+            plain_tooltip(
+                self.tr("%1\n\nName on the server: %2")
+                .replace("%1", cap_middle(title, 500))
+                .replace("%2", cap_middle(f"{server}/{tool.name}", 500))
+            )
+        )
         self.name.setText(f"{server}/{tool.name}")
         self.name.setToolTip(plain_tooltip(cap_middle(f"{server}/{tool.name}", 500)))
         self._set_description(clean_description(getattr(tool, "description", None)))
         # As tall as the text, up to about eight lines; longer descriptions scroll.
-        lines = self.description.text().count("\n") + 1 + len(self.description.text()) // 110
-        self.desc_area.setFixedHeight(min(8, max(1, lines)) * self.fontMetrics().lineSpacing() + 6)
+        self._fit_description()
         self._set_badges(getattr(tool, "annotations", None))
         schema = getattr(tool, "input_schema", None) or {"type": "object"}
         if same and schema == self._schema and self.form is not None:
             return  # same form: it (and what was typed, and the answer) stays as it is
         self._schema = schema
-        self._set_form(make_form(schema))
+        form = make_form(schema)
+        show_json_tab(form, developer_mode().enabled())
+        self._set_form(form)
         self._fit_splitter()
         draft = self.drafts.get(server, tool.name)
         if draft is not None:
@@ -294,6 +428,20 @@ class ToolPanel(QWidget):
             self.drafts.put(self.server, name, self._schema, value)
             self.draft_saved.emit(self.server, name, value)
 
+    def _fit_description(self) -> None:
+        """As tall as the description at the width it has, up to about eight lines; longer ones scroll."""
+        text = self.description.text()[:4000]  # more than eight lines' worth: it scrolls anyway
+        fm = self.description.fontMetrics()
+        width = max(80, self.description.viewport().width() - 8)
+        rect = fm.boundingRect(0, 0, width, 100_000, int(Qt.TextFlag.TextWordWrap), text)
+        lines = max(1, -(-rect.height() // fm.lineSpacing()))
+        self.desc_area.setFixedHeight(min(8, lines) * fm.lineSpacing() + 6)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width() and self.tool is not None:
+            self._fit_description()
+
     def hideEvent(self, event: QHideEvent) -> None:
         # The window shows another panel (a resource, a prompt, the overview): the person left.
         if not event.spontaneous():
@@ -315,7 +463,8 @@ class ToolPanel(QWidget):
             self.description_dialog.close()
         dialog = QDialog(self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.setWindowTitle(self.tr("Description of {name}").format(name=cap_middle(self.tool.name, 80)))
+        title = getattr(self.tool, "title", None) or self.tool.name
+        dialog.setWindowTitle(self.tr("Description of %1").replace("%1", cap_middle(str(title), 80)))
         lay = QVBoxLayout(dialog)
         lay.addWidget(TextBlock(self._description, stem="description"), 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
@@ -330,20 +479,37 @@ class ToolPanel(QWidget):
     def _description_closed(self) -> None:
         self.description_dialog = None
 
+    def _form_need(self) -> int:
+        """The height the form's fields and the Run row need (not the form's generous size hint)."""
+        if self.form is None:
+            return 0
+        area = getattr(self.form, "scroll_area", None)
+        inner = area.widget() if isinstance(area, QScrollArea) else None
+        need = self.form.sizeHint().height()
+        if isinstance(area, QScrollArea) and inner is not None:
+            # The form's own scroll area asks for a fixed size; its fields ask for what they need.
+            need += inner.sizeHint().height() + 2 * area.frameWidth() - area.sizeHint().height()
+        need += 2 * self.form_area.frameWidth() + 24  # margins and spacing the hints leave out
+        return need + self.run_button.sizeHint().height() + 12
+
     def _fit_splitter(self) -> None:
         """Give the form what it needs (up to 80% until there is an answer) and the answer the rest."""
         total = sum(self.splitter.sizes())
         if total <= 0 or self.form is None:
             return
-        want = self.form.sizeHint().height() + self.run_button.sizeHint().height() + 24
-        form_h = max(120, min(want, int(total * 0.8)))
+        form_h = max(self.FORM_MIN, min(self._form_need(), int(total * 0.8)))
         self.splitter.setSizes([form_h, max(1, total - form_h)])
 
     def _make_room_for_answer(self) -> None:
+        """When a call starts: the form keeps what it needs (at most 60%), the answer gets the rest."""
         sizes = self.splitter.sizes()
         total = sum(sizes)
-        if total > 0 and sizes[1] < total * 0.45:
-            self.splitter.setSizes([int(total * 0.55), total - int(total * 0.55)])
+        if total <= 0:
+            return
+        form_h = max(self.FORM_MIN, min(self._form_need(), int(total * 0.6)))
+        if sizes[0] > form_h or sizes[1] < total * 0.4:
+            form_h = min(form_h, int(total * 0.6))
+            self.splitter.setSizes([form_h, total - form_h])
 
     def _restore(self, value: Any, *, same_form: bool) -> None:
         """Put back what was typed: all of it into the same form, what still fits into a new one."""
@@ -377,7 +543,7 @@ class ToolPanel(QWidget):
             return {}
 
     def mark_removed(self) -> None:
-        self.removed.setText("The server removed this tool. It can no longer be run.")
+        self.removed.setText(self.tr("The server removed this tool. It can no longer be run."))
         self.removed.show()
         self.run_button.setEnabled(False)
 
@@ -394,9 +560,9 @@ class ToolPanel(QWidget):
             self.problem.hide()
             return
         if getattr(tool, "runnable", True) is False:
-            self.problem.setText(self.tr("This tool cannot be used: {}.").format(problem))
+            self.problem.setText(self.tr("This tool cannot be used: %1.").replace("%1", str(problem)))
         else:
-            self.problem.setText(self.tr("Note: {}.").format(problem))
+            self.problem.setText(self.tr("Note: %1.").replace("%1", str(problem)))
         self.problem.show()
 
     def _set_badges(self, annotations: Any) -> None:
@@ -406,16 +572,15 @@ class ToolPanel(QWidget):
             if w is not None:
                 w.hide()  # deleteLater alone leaves it painted until the next loop turn
                 w.deleteLater()
-        shown = 0
-        for key, text, colour in BADGES:
-            if hint(annotations, key) is True:
-                self.badges.addWidget(badge(text, colour))
-                shown += 1
-        if not shown:
-            b = badge("effects unknown", "#757575")
-            b.setToolTip("The server did not say whether this tool changes anything.")
-            self.badges.addWidget(b)
+        wanted = shown_hints(annotations)
+        for key, _value, text, tip, kind in BADGES:
+            if key in wanted:
+                b = Badge(QCoreApplication.translate("ToolPanel", text), kind, key)
+                term = "" if key == "changes" else f"\n({key})"
+                b.setToolTip(QCoreApplication.translate("ToolPanel", tip) + term)
+                self.badges.addWidget(b)
         self.badges.addStretch(1)
+        self.badge_row.setVisible(bool(wanted))  # no annotations: no empty row
 
     def _set_form(self, form: QWidget) -> None:
         old = self.form_area.takeWidget()
@@ -424,14 +589,22 @@ class ToolPanel(QWidget):
         self.form = form
         self.form_area.setWidget(form)
 
-    def badge_texts(self) -> list[str]:
+    def _badge_widgets(self) -> list[Badge]:
         out = []
         for i in range(self.badges.count()):
             item = self.badges.itemAt(i)
             w = item.widget() if item is not None else None
-            if isinstance(w, QLabel):
-                out.append(w.text())
+            if isinstance(w, Badge):
+                out.append(w)
         return out
+
+    def badge_texts(self) -> list[str]:
+        """The words of the badges shown (translated)."""
+        return [b.text() for b in self._badge_widgets()]
+
+    def badge_hints(self) -> list[str]:
+        """Which annotations the shown badges stand for (BADGES keys: "readOnlyHint", …)."""
+        return [b.key for b in self._badge_widgets()]
 
     def form_value(self) -> Any:
         return self.form.value() if self.form is not None else {}  # type: ignore[attr-defined]
@@ -455,7 +628,9 @@ class ToolPanel(QWidget):
         if total:
             self.progress.setRange(0, 1000)
             self.progress.setValue(int(1000 * min(1.0, progress / float(total))))
-            self.progress.setFormat(f"{progress:g} / {float(total):g}")
+            self.progress.setFormat(
+                self.tr("%1 of %2").replace("%1", f"{progress:g}").replace("%2", f"{float(total):g}")
+            )
         else:
             self.progress.setRange(0, 0)
         self.progress_text.setText(message)

@@ -486,6 +486,7 @@ class MainWindow(QMainWindow):
             p.read_requested.connect(self.read_resource)
             p.subscribe_toggled.connect(self.toggle_subscription)
             p.is_subscribed = self.controller.is_subscribed
+            p.connection_of = self.controller.connection  # the server's suggestions as one types
             self._wire_result(p.result)
             self.right.addWidget(p)
         return self._resource_panel
@@ -497,6 +498,7 @@ class MainWindow(QMainWindow):
 
             p = self._prompt_panel = PromptPanel()
             p.get_requested.connect(self.get_prompt)
+            p.connection_of = self.controller.connection  # the server's suggestions as one types
             self._wire_result(p.result)
             self.right.addWidget(p)
         return self._prompt_panel

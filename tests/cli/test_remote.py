@@ -69,7 +69,7 @@ def test_tool_error_exits_3(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_elicitation_declined_unless_accept_defaults(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["call", "demo", "book_table"], capsys)
-    assert (code, out) == (0, "No booking made: you chose decline.\n")
+    assert (code, out) == (0, "No booking made: you said no.\n")
 
 
 def test_accept_defaults_declines_when_required_fields_have_none(
@@ -78,7 +78,7 @@ def test_accept_defaults_declines_when_required_fields_have_none(
     # book_table requires a day and an e-mail address with no default: accepting would fail the call.
     # (The warning reaches stderr through the CLI's logging set-up; under pytest, caplog holds it.)
     code, out, _ = run(["call", "demo", "book_table", "--accept-defaults"], capsys)
-    assert (code, out) == (0, "No booking made: you chose decline.\n")
+    assert (code, out) == (0, "No booking made: you said no.\n")
     assert "day: no default" in caplog.text and "contact_email: no default" in caplog.text
 
 

@@ -42,12 +42,12 @@ def cancel(qtbot: Any, desk: Any) -> None:
 def test_tool_turning_destructive_swaps_the_panel_and_asks(qtbot: Any, desk: Any) -> None:
     conn = add_sdk_server(qtbot, desk)
     select_tool(qtbot, desk, "echo", "sdk")
-    assert "destructive" not in desk.tool_panel.badge_texts()
+    assert "destructiveHint" not in desk.tool_panel.badge_hints()
     shown = desk.tool_panel.tool
 
     # Only the annotations change, then the server says its list changed.
     run(qtbot, conn.call_tool("mutate", {"action": "retouch", "name": "echo", "notify": True}))
-    qtbot.waitUntil(lambda: "destructive" in desk.tool_panel.badge_texts(), timeout=10000)
+    qtbot.waitUntil(lambda: "destructiveHint" in desk.tool_panel.badge_hints(), timeout=10000)
     assert desk.tool_panel.tool is conn.catalog.tools["echo"]
 
     desk.tool_panel.run_button.click()

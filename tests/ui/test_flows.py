@@ -38,7 +38,7 @@ def test_add_server_connect_run_echo(qtbot: Any, desk: Any) -> None:
     assert desk.server_model.server("mine").tool_count >= 10
     select_tool(qtbot, desk, "echo", "mine")
     assert desk.tool_panel.title.text() == "Echo"
-    assert "read-only" in desk.tool_panel.badge_texts()
+    assert "readOnlyHint" in desk.tool_panel.badge_hints()
     fill_text_field(qtbot, desk.tool_panel.form, 0, "hello from the form")
     run_tool_and_wait(qtbot, desk)
     status = desk.tool_panel.result.status_text()
@@ -76,7 +76,7 @@ def test_is_error_result_shown_as_tool_error(qtbot: Any, desk: Any) -> None:
     connect(qtbot, desk)
     select_tool(qtbot, desk, "fail")
     run_tool_and_wait(qtbot, desk)
-    assert desk.tool_panel.result.status_text().startswith("The tool reported an error")
+    assert desk.tool_panel.result.status_text().startswith("The tool reported a problem")
     assert "fails on purpose" in desk.tool_panel.result.json_text()
 
 
@@ -100,7 +100,7 @@ def test_destructive_tool_asks_first(qtbot: Any, desk: Any) -> None:
 
     connect(qtbot, desk)
     select_tool(qtbot, desk, "delete_note")
-    assert "destructive" in desk.tool_panel.badge_texts()
+    assert "destructiveHint" in desk.tool_panel.badge_hints()
     fill_text_field(qtbot, desk.tool_panel.form, 0, "nothing-here")
 
     def box() -> QMessageBox | None:

@@ -82,7 +82,7 @@ def test_elicitation_decline(qtbot: Any, desk: Any) -> None:
     d = _run_until_server_asks(qtbot, desk, "book_table")
     with qtbot.waitSignal(desk.call_finished, timeout=20000):
         d.decline_button.click()
-    assert "No booking made: you chose decline" in desk.tool_panel.result.json_text()
+    assert "No booking made: you said no" in desk.tool_panel.result.json_text()
 
 
 def test_sampling_round_trip(qtbot: Any, desk: Any) -> None:

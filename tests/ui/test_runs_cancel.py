@@ -11,7 +11,12 @@ from tests.ui.conftest import connect, select_tool
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support")
 
-RED = "#b71c1c"
+
+def red() -> str:
+    """The error colour of the palette in use (theme.py's, light or dark)."""
+    from app.ui.theme import colours
+
+    return colours("error")[1]
 
 
 def test_cancelling_a_call_is_neutral_and_recorded_as_cancelled(qtbot: Any, desk: Any) -> None:
@@ -28,7 +33,7 @@ def test_cancelling_a_call_is_neutral_and_recorded_as_cancelled(qtbot: Any, desk
     assert status.text().startswith("Cancelled after "), status.text()
     assert "fail" not in status.text() and "cancelled by you" not in status.text()
     assert status.property("kind") == "cancelled"
-    assert RED not in status.styleSheet()
+    assert red() not in status.styleSheet()
     assert not panel.result.copy_button.isEnabled()  # nothing came back to copy
 
     (entry,) = desk.bottom.history_model.entries()
@@ -51,4 +56,4 @@ def test_a_failed_call_still_reads_as_failed(qtbot: Any, desk: Any) -> None:
     view = desk.tool_panel.result
     view.show_entry(HistoryEntry("demo", "echo", {}, failure="the server went away"))
     assert view.status_text() == "The call failed: the server went away"
-    assert view.status.property("kind") == "failed" and RED in view.status.styleSheet()
+    assert view.status.property("kind") == "failed" and red() in view.status.styleSheet()

@@ -109,7 +109,7 @@ def test_result_kinds_render(qtbot: Any, desk: Any, tmp_path: Any) -> None:
     import base64
 
     from app.mcp.results import ToolCallResult
-    from app.ui.results import BinaryBlock, JsonTree, ResultView
+    from app.ui.results import BinaryBlock, DataView, ResultView
 
     rv: ResultView = desk.tool_panel.result
     result = ToolCallResult(
@@ -134,8 +134,8 @@ def test_result_kinds_render(qtbot: Any, desk: Any, tmp_path: Any) -> None:
     )
     rv.show_result(result, output_schema={"type": "object"})
     assert len(rv.findChildren(BinaryBlock)) == 2
-    assert rv.findChildren(JsonTree)
-    assert "does NOT match" in rv.findChild(type(rv.status), "structuredMark").text()
+    assert rv.findChildren(DataView)
+    assert "does not match" in rv.findChild(type(rv.status), "structuredMark").text()
     links: list[str] = []
     rv.resource_link_clicked.connect(links.append)
     from PySide6.QtWidgets import QPushButton

@@ -82,6 +82,11 @@ class CatalogModel(QAbstractListModel):
         # and not a scan of 50,000 rows; None after a change of the rows, rebuilt when next asked.
         self._row_of: dict[tuple[str, str], int] | None = {}
         self._qualified_display = False
+        # Titles alone for people; "Title (name)" in developer mode (see item_data).
+        from app.ui.developer_mode import developer_mode
+
+        self._developer_mode = developer_mode().enabled()
+        developer_mode().changed.connect(self.set_developer_mode)
         self.version = 0  # bumped before every change of rows or their text (filters cache by it)
 
     # --- Qt model API -------------------------------------------------------------------------
@@ -99,13 +104,26 @@ class CatalogModel(QAbstractListModel):
             # Capped before Qt measures it (the view elides the rest in the middle): a server's
             # 100 KB name would otherwise be laid out whole for every paint of its row.
             key = cap_middle(item.key, DISPLAY_CHARS)
-            label = f"{cap_middle(item.server, DISPLAY_CHARS)}/{key}" if self._qualified_display else key
+            server = cap_middle(item.server, DISPLAY_CHARS)
+            label = f"{server}/{key}" if self._qualified_display else key
             if item.title and item.title != item.key:
-                return visible_line(f"{cap_middle(item.title, DISPLAY_CHARS)} ({label})")
+                title = cap_middle(item.title, DISPLAY_CHARS)
+                if self._developer_mode:  # the id after the title, for those who need it
+                    return visible_line(f"{title} ({label})")
+                # People read the title; across servers, the server says whose it is.
+                return visible_line(f"{title} ({server})" if self._qualified_display else title)
             return visible_line(label)
         if role == Qt.ItemDataRole.ToolTipRole:
-            # Escaped: a tooltip that looks like HTML would otherwise be rendered as HTML.
-            return plain_tooltip(first_line(item.description, 400) or cap_middle(item.key, 400))
+            # Escaped: a tooltip that looks like HTML would otherwise be rendered as HTML. The
+            # name (id) is in the tooltip when the title stands for it.
+            text = first_line(item.description, 400)
+            if item.title and item.title != item.key:
+                text = (
+                    f"{text}\n\n{cap_middle(item.qualified, 400)}"
+                    if text
+                    else cap_middle(item.qualified, 400)
+                )
+            return plain_tooltip(text or cap_middle(item.key, 400))
         if role == self.KeyRole:
             return item.key
         if role == self.ServerRole:
@@ -151,6 +169,15 @@ class CatalogModel(QAbstractListModel):
 
     def items_of(self, server: str) -> list[CatalogItem]:
         return [it for it in self._rows if it.server == server]
+
+    def set_developer_mode(self, on: bool) -> None:
+        """Show ids after titles (developer mode) or titles alone."""
+        if on != self._developer_mode:
+            self._developer_mode = on
+            if self._rows:
+                self.dataChanged.emit(
+                    self.index(0, 0), self.index(len(self._rows) - 1, 0), [Qt.ItemDataRole.DisplayRole]
+                )
 
     def set_qualified_display(self, on: bool) -> None:
         if on != self._qualified_display:
@@ -290,6 +317,10 @@ class CatalogFilterModel(QAbstractListModel):
 
     def _source_changed(self, *args: Any) -> None:
         self._update()
+        roles = args[2] if len(args) == 3 and isinstance(args[2], list) else None
+        if roles == [Qt.ItemDataRole.DisplayRole] and self._visible:
+            # Every row's text changed (developer mode, server names): the rows stay, repaint them.
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._visible) - 1, 0))
 
     # --- Qt model API -------------------------------------------------------------------------
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
