@@ -22,6 +22,9 @@ QM = Path(__file__).resolve().parents[2] / "resources" / "i18n"
 
 
 def translator(lang: str) -> Iterator[None]:
+    from tests.support.languages import ensure_built
+
+    ensure_built()  # a .ts edited since the last build (run-tests.sh builds them too)
     path = QM / f"mcp-desk_{lang}.qm"
     if not path.exists():
         pytest.fail(f"{path} missing: run packaging/translations.py release (run-tests.sh does)")
