@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QMainWindow,
+    QMenu,
     QPushButton,
     QScrollArea,
     QSplitter,
@@ -41,6 +42,7 @@ from PySide6.QtWidgets import (
 from app.ui.bridge import EngineBridge
 from app.ui.catalog_panel import KINDS, CatalogPanel, item_from
 from app.ui.controller import DeskController
+from app.ui.developer_mode import developer_mode
 from app.ui.models.servers import (
     CONNECTING,
     FAILED,
@@ -179,6 +181,8 @@ class MainWindow(QMainWindow):
         self._restoring: tuple[str, str, str] | None = None
         self._refreshing = False
         self.rename_dialog: QInputDialog | None = None  # open while Rename… asks for a name
+        # Developer mode as the person left it (off on a first start).
+        developer_mode().set_enabled(self._setting_on("developerMode"))
 
         # Models and panels
         self.server_model = ServerListModel(self)
@@ -225,7 +229,20 @@ class MainWindow(QMainWindow):
         from app.ui.diagnose import DiagnoseButton
 
         self.diagnose_button = DiagnoseButton(self)
-        gl.addWidget(self.diagnose_button, 0, Qt.AlignmentFlag.AlignLeft)
+        # What the server printed, in the activity log (opened on this server's lines).
+        self.show_log_button = QPushButton(self.tr("Show log"))
+        self.show_log_button.setObjectName("showLogButton")
+        self.show_log_button.setFlat(True)
+        self.show_log_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.show_log_button.setToolTip(self.tr("Open the activity log on what this server printed"))
+        self.show_log_button.clicked.connect(lambda: self.show_log(self.current_server()))
+        self.show_log_button.hide()
+        failure_row = QHBoxLayout()
+        failure_row.setContentsMargins(0, 0, 0, 0)
+        failure_row.addWidget(self.diagnose_button)
+        failure_row.addWidget(self.show_log_button)
+        failure_row.addStretch(1)
+        gl.addLayout(failure_row)
         self.overview_info = plain_label("")
         self.overview_info.setStyleSheet("padding: 4px 12px;")
         gl.addWidget(self.overview_info)
@@ -268,15 +285,20 @@ class MainWindow(QMainWindow):
         # The dock's Log/Traffic/History tabs are filled in just after the first paint (or when
         # first needed): nothing reaches them before the engine starts, which is later still.
         self._bottom: BottomDock | None = None
-        self.dock = QDockWidget("Log and traffic", self)
+        # Hidden by default (a person first needs the form and the answer), closable, and back
+        # from View → Activity log or a failed server's "Show log"; whether it is shown is kept
+        # in the window's settings.
+        self.dock = QDockWidget(self.tr("Activity log"), self)
         self.dock.setObjectName("bottomDock")
         self.dock.setWidget(QWidget())
         self.dock.setFeatures(
             QDockWidget.DockWidgetFeature.DockWidgetMovable
             | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+            | QDockWidget.DockWidgetFeature.DockWidgetClosable
         )
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.dock)
         self.resizeDocks([self.dock], [170], Qt.Orientation.Vertical)
+        self.dock.hide()
 
         # A flat button: hover shows the names, a click shows them too (buttons never render HTML).
         self.notice = QPushButton()
@@ -356,8 +378,28 @@ class MainWindow(QMainWindow):
         quit_.setShortcuts(keys)
         quit_.triggered.connect(self.close)
         m.addAction(quit_)
-        v = self.menuBar().addMenu("&View")
-        v.addAction(self.dock.toggleViewAction())
+        v = self.menuBar().addMenu(self.tr("&View"))
+        self.log_action = self.dock.toggleViewAction()
+        self.log_action.setObjectName("activityLogAction")
+        self.log_action.setText(self.tr("&Activity log"))
+        self.log_action.setShortcut(QKeySequence("Ctrl+L"))
+        v.addAction(self.log_action)
+        # Developer mode: tool ids, the JSON views, protocol versions, the messages (traffic).
+        self.developer_action = QAction(self.tr("&Developer mode"), self)
+        self.developer_action.setObjectName("developerModeAction")
+        self.developer_action.setCheckable(True)
+        self.developer_action.setChecked(developer_mode().enabled())
+        self.developer_action.setToolTip(
+            self.tr("Show what developers need: tool ids, raw results, protocol versions, messages")
+        )
+        # Remembered when the person switches it here (triggered), not when a view follows along.
+        self.developer_action.triggered.connect(self.set_developer_mode)
+        developer_mode().changed.connect(self._developer_mode_changed)
+        v.addAction(self.developer_action)
+        v.addSeparator()
+        self.language_menu = v.addMenu(self.tr("&Language"))
+        self.language_menu.setObjectName("languageMenu")
+        self._build_language_menu(self.language_menu)
         h = self.menuBar().addMenu(self.tr("&Help"))
         self.guide_action = QAction(self.tr("&Welcome guide"), self)
         self.guide_action.setObjectName("welcomeGuideAction")
@@ -964,6 +1006,7 @@ class MainWindow(QMainWindow):
         self.overview_reason.hide()
         self.overview_info.setText("")
         self.diagnose_button.show_for(server if row is not None and row.state == FAILED else None)
+        self.show_log_button.setVisible(row is not None and row.state == FAILED)
         if row is None:
             self.catalog.empty.setText("")
             self.overview_title.setText("")
@@ -998,7 +1041,7 @@ class MainWindow(QMainWindow):
                     "Could not connect to “{server}”:\n{reason}\n\n"
                     "Fix the server's settings with Edit: saving a change tries again by itself "
                     "(Reconnect tries again as it is). "
-                    "The Log tab below shows what the server printed."
+                    "Show log shows what the server printed."
                 ).format(server=server, reason=row.reason)
             )
             self.overview_reason.show()
@@ -1031,8 +1074,8 @@ class MainWindow(QMainWindow):
             version = getattr(info, "version", "") or ""
             lines.append(f"{name} {version}".strip())
         version = getattr(conn, "protocol_version", None)
-        if version:
-            lines.append(f"Protocol {version}")
+        if version and developer_mode().enabled():
+            lines.append(self.tr("Protocol %1").replace("%1", str(version)))
         instructions = getattr(conn, "instructions", None)
         if instructions:
             lines += ["", str(instructions)]
@@ -1230,8 +1273,7 @@ class MainWindow(QMainWindow):
 
     # --- the welcome guide ----------------------------------------------------------------------
     def _guide_dismissed(self) -> bool:
-        value = self.ui_settings().value("guideDismissed", False)
-        return value is True or str(value).lower() == "true"
+        return self._setting_on("guideDismissed")
 
     @Slot()
     def dismiss_guide(self) -> None:
@@ -1247,6 +1289,71 @@ class MainWindow(QMainWindow):
         self.guide_box.show()
         self.right.setCurrentWidget(self.guide)
         self.guide_dismiss.setFocus()
+
+    # --- the activity log, developer mode, language ------------------------------------------
+    @Slot(str)
+    def show_log(self, server: str = "") -> None:
+        """Show the activity log (the dock, on its Log tab), on `server`'s lines when given."""
+        bottom = self.bottom
+        self.dock.show()
+        self.dock.raise_()
+        bottom.show_log(server or None)
+
+    @Slot(bool)
+    def set_developer_mode(self, on: bool) -> None:
+        """View → Developer mode: switched for every view, and remembered."""
+        developer_mode().set_enabled(on)
+        s = self.ui_settings()
+        s.setValue("developerMode", on)
+        s.sync()
+
+    @Slot(bool)
+    def _developer_mode_changed(self, on: bool) -> None:
+        if self.developer_action.isChecked() != on:
+            self.developer_action.setChecked(on)
+        if self.server_model.names():
+            self._update_empty_state()  # the protocol version is shown in developer mode only
+
+    def _build_language_menu(self, menu: QMenu) -> None:
+        from PySide6.QtGui import QActionGroup
+
+        from app.ui.i18n import chosen_language, languages
+
+        group = QActionGroup(menu)
+        group.setExclusive(True)
+        chosen = chosen_language()
+        for code, name in languages():
+            # Each language's name in itself (not translated); "" is the system's language.
+            a = QAction(name if code else self.tr("As the system"), menu)
+            a.setCheckable(True)
+            a.setChecked(code == chosen)
+            a.setData(code)
+            a.setObjectName(f"language_{code or 'system'}")
+            group.addAction(a)
+            menu.addAction(a)
+        group.triggered.connect(self._language_chosen)
+
+    @Slot(QAction)
+    def _language_chosen(self, action: QAction) -> None:
+        from app.ui.i18n import choose_language, chosen_language
+
+        code = str(action.data() or "")
+        if code == chosen_language():
+            return
+        choose_language(code)
+        from app.ui.async_dialogs import inform
+
+        self.controller.spawn(
+            inform(
+                self,
+                self.tr("Language"),
+                self.tr("MCP Desk will use the new language the next time it starts."),
+            )
+        )
+
+    def _setting_on(self, key: str) -> bool:
+        value = self.ui_settings().value(key, False)
+        return value is True or str(value).lower() == "true"
 
     # --- state kept between runs --------------------------------------------------------------
     def ui_settings(self) -> QSettings:
@@ -1264,6 +1371,8 @@ class MainWindow(QMainWindow):
         state = s.value("windowState")
         if isinstance(state, QByteArray):
             self.restoreState(state)
+        # Hidden unless the person left it open (the saved window state may say otherwise).
+        self.dock.setVisible(self._setting_on("logShown"))
         v = s.value("mainSplitter")
         if isinstance(v, QByteArray):
             self.splitter.restoreState(v)
@@ -1281,6 +1390,7 @@ class MainWindow(QMainWindow):
         s = self.ui_settings()
         s.setValue("geometry", self.saveGeometry())
         s.setValue("windowState", self.saveState())
+        s.setValue("logShown", not self.dock.isHidden())
         s.setValue("mainSplitter", self.splitter.saveState())
         if self._tool_panel is not None:
             s.setValue("toolSplitter", self._tool_panel.splitter.saveState())
