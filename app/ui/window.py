@@ -12,7 +12,19 @@ import re
 import time
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QByteArray, QEvent, QModelIndex, QObject, QSettings, Qt, QTimer, QUrl, Signal, Slot
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QByteArray,
+    QEvent,
+    QModelIndex,
+    QObject,
+    QSettings,
+    Qt,
+    QTimer,
+    QUrl,
+    Signal,
+    Slot,
+)
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -53,6 +65,7 @@ from app.ui.models.servers import (
     ServerRow,
 )
 from app.ui.safe_text import confirm_and_open, plain_label, plain_tooltip, visible_line
+from app.ui.wording import describe_diff, fill
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QInputDialog
@@ -65,33 +78,21 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-GUIDE = (
-    "Welcome to MCP Desk.\n\n"
-    "MCP servers give AI apps tools: search the web, read files, query a database. "
-    "Here you can try them yourself.\n\n"
-    "1.  The “demo” server on the left is connecting by itself: MCP Desk connects every "
-    "enabled server when it starts. Its tools appear in the middle.\n"
-    "2.  Choose a tool, fill in the form, and press Run (Ctrl+Enter).\n\n"
-    "To add your own server, find one in Servers → Browse the server directory, open a server "
-    "package (.mcpb), or press “Add server…” and paste the command line or the snippet from the "
-    "server's README. You do not need Node.js or uv: MCP Desk has its own. API keys you enter "
-    "are kept in your computer's keychain."
+GUIDE = str(
+    QT_TRANSLATE_NOOP(
+        "MainWindow",
+        "Welcome to MCP Desk.\n\n"
+        "MCP servers give AI apps tools: search the web, read files, query a database. "
+        "Here you can try them yourself.\n\n"
+        "1.  The “demo” server on the left is connecting by itself: MCP Desk connects every "
+        "enabled server when it starts. Its tools appear in the middle.\n"
+        "2.  Choose a tool, fill in the form, and press Run (Ctrl+Enter).\n\n"
+        "To add your own server, find one in Servers → Browse the server directory, open a server "
+        "package (.mcpb), or press “Add server…” and paste the command line or the snippet from the "
+        "server's README. You do not need Node.js or uv: MCP Desk has its own. API keys you enter "
+        "are kept in your computer's keychain.",
+    )
 )
-
-KIND_NOUNS = {"tools": "tool", "resources": "resource", "resource_templates": "template", "prompts": "prompt"}
-
-
-def describe_diff(kind: str, diff: Any) -> tuple[str, str]:
-    """("2 tools added, 1 removed", "added: a, b\nremoved: c") for the notice and its tooltip."""
-    noun = KIND_NOUNS.get(kind, kind)
-    parts: list[str] = []
-    details: list[str] = []
-    for label, names in (("added", diff.added), ("removed", diff.removed), ("changed", diff.changed)):
-        if names:
-            n = len(names)
-            parts.append(f"{n} {noun}{'s' if n != 1 else ''} {label}" if not parts else f"{n} {label}")
-            details.append(f"{label}: {', '.join(names)}")
-    return ", ".join(parts), "\n".join(details)
 
 
 # Python's logging, and most servers' loggers, start a stderr line with the level name.
@@ -219,10 +220,6 @@ class MainWindow(QMainWindow):
         gl.addWidget(self.sign_in_box)
         self.overview_reason = plain_label("")
         self.overview_reason.setObjectName("failureReason")
-        self.overview_reason.setStyleSheet(
-            "background: #fdecea; color: #8b1a1a; border: 1px solid #f5c2c0;"
-            " border-radius: 4px; padding: 8px;"
-        )
         self.overview_reason.hide()
         gl.addWidget(self.overview_reason)
         # Diagnose under a server that could not connect (app/ui/diagnose.py).
@@ -304,9 +301,6 @@ class MainWindow(QMainWindow):
         self.notice = QPushButton()
         self.notice.setObjectName("notice")
         self.notice.setFlat(True)
-        self.notice.setStyleSheet(
-            "background: #e3f2fd; color: #0d47a1; padding: 2px 8px; border-radius: 4px;"
-        )
         self.notice.clicked.connect(self._notice_details)
         self.notice.hide()
         self.statusBar().addPermanentWidget(self.notice)
@@ -314,6 +308,7 @@ class MainWindow(QMainWindow):
         self._notice_timer.setSingleShot(True)
         self._notice_timer.timeout.connect(self.notice.hide)
 
+        self._apply_colours()
         self._build_menu()
         self._build_shortcuts()
         self._build_tab_order()
@@ -326,15 +321,35 @@ class MainWindow(QMainWindow):
         self.reload_servers()
         if self.controller.config_error:
             self.statusBar().showMessage(
-                visible_line(f"The server list could not be read: {self.controller.config_error}")
+                visible_line(
+                    fill(self.tr("The server list could not be read: %1"), self.controller.config_error)
+                )
             )
         elif self.controller.config_warnings:
             self._show_config_problem("\n".join(self.controller.config_warnings))
 
     # --- construction -------------------------------------------------------------------------
+    def _apply_colours(self) -> None:
+        """The coloured boxes in the palette's colours (theme.py): again on every palette change,
+        so a dark window never shows a light box."""
+        from app.ui.theme import notice_style
+
+        self.overview_reason.setStyleSheet(notice_style("error", "QLabel#failureReason"))
+        self.notice.setStyleSheet(f"QPushButton#notice {{ {notice_style('info')} padding: 2px 8px; }}")
+        self.show_log_button.setStyleSheet(
+            "QPushButton#showLogButton { color: palette(link); text-decoration: underline;"
+            " border: none; padding: 4px 8px; }"
+        )
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        palette_events = (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange)
+        if event.type() in palette_events and hasattr(self, "notice"):
+            self._apply_colours()
+
     def _build_menu(self) -> None:
-        m = self.menuBar().addMenu("&Servers")
-        add = QAction("&Add server…", self)
+        m = self.menuBar().addMenu(self.tr("&Servers"))
+        add = QAction(self.tr("&Add server…"), self)
         add.triggered.connect(self.add_server)
         m.addAction(add)
         # The ways to add a server found elsewhere: the directory, a package file, a link.
@@ -350,21 +365,21 @@ class MainWindow(QMainWindow):
         self.install_bundle_action = package
         self.setAcceptDrops(True)  # a package dropped on the window is installed
         add_link_actions(self, m)  # "Open an install link…", and Ctrl+V of a link on the list
-        self.import_menu = m.addMenu("&Import from")
+        self.import_menu = m.addMenu(self.tr("&Import from"))
         for label, source in (
-            ("Claude Desktop", "claude"),
+            ("Claude Desktop", "claude"),  # the apps' names are not translated
             ("Cursor", "cursor"),
             ("VS Code", "vscode"),
-            ("File…", "file"),
+            (self.tr("File…"), "file"),
         ):
             a = QAction(label, self)
             a.triggered.connect(lambda _=False, s=source: self.import_from(s))
             self.import_menu.addAction(a)
-        exp = QAction("&Export…", self)
+        exp = QAction(self.tr("&Export…"), self)
         exp.triggered.connect(self.export_servers)
         m.addAction(exp)
         m.addSeparator()
-        connect_all = QAction("Connect &all", self)
+        connect_all = QAction(self.tr("Connect &all"), self)
         connect_all.triggered.connect(lambda: self.controller.spawn(self.controller.connect_enabled()))
         m.addAction(connect_all)
         m.addSeparator()
@@ -372,7 +387,7 @@ class MainWindow(QMainWindow):
 
         self.credentials = CredentialsOpener(self, m)  # "Keys and sign-ins…", menu and toolbar
         m.addSeparator()
-        quit_ = QAction("&Quit", self)
+        quit_ = QAction(self.tr("&Quit"), self)
         # The platform's Quit keys; Ctrl+Q where it has none (Windows, the offscreen platform).
         keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Quit) or [QKeySequence("Ctrl+Q")]
         quit_.setShortcuts(keys)
@@ -657,20 +672,23 @@ class MainWindow(QMainWindow):
 
     def _show_error(self, exc: BaseException) -> None:
         logger.warning("action failed: %s", exc)
-        self.statusBar().showMessage(visible_line(f"Failed: {exc}"), 10000)  # may quote the server
+        # May quote the server: one visible line.
+        self.statusBar().showMessage(visible_line(fill(self.tr("That did not work: %1"), exc)), 10000)
 
     @Slot(str)
     def _show_config_problem(self, text: str) -> None:
         # Plain text (a file name or a server name may hold anything); the first line, the rest
         # in the log.
         first = text.splitlines()[0] if text else ""
-        self.statusBar().showMessage(self.tr("Server list: {0}").format(visible_line(first)), 30000)
+        self.statusBar().showMessage(fill(self.tr("Server list: %1"), visible_line(first)), 30000)
 
     def _config_broken(self) -> bool:
         """Changing the list while servers.json does not parse would overwrite what the user wrote."""
         err = self.controller.config_error
         if err:
-            self.statusBar().showMessage(visible_line(f"Fix the server list file first: {err}"), 15000)
+            self.statusBar().showMessage(
+                visible_line(fill(self.tr("Fix the server list file first: %1"), err)), 15000
+            )
         return err is not None
 
     @Slot()
@@ -729,7 +747,7 @@ class MainWindow(QMainWindow):
             return None
         dialog = QInputDialog(self)
         dialog.setWindowTitle(self.tr("Rename server"))
-        dialog.setLabelText(self.tr("New name for “{0}”:").format(visible_line(name)))
+        dialog.setLabelText(fill(self.tr("New name for “%1”:"), visible_line(name)))
         dialog.setTextEchoMode(QLineEdit.EchoMode.Normal)
         dialog.setTextValue(name)
         dialog.setOkButtonText(self.tr("Rename"))
@@ -744,9 +762,9 @@ class MainWindow(QMainWindow):
             return None
         problem = name_problem(new)
         if problem is None and c.entry(new) is not None:
-            problem = self.tr("a server named “{0}” already exists").format(visible_line(new))
+            problem = fill(self.tr("a server named “%1” already exists"), visible_line(new))
         if problem is not None:
-            self.statusBar().showMessage(self.tr("Not renamed: {0}").format(visible_line(problem)), 15000)
+            self.statusBar().showMessage(fill(self.tr("Not renamed: %1"), visible_line(problem)), 15000)
             return None
         # As the Edit dialog does: the old connection goes, the keys move, then the list is saved
         # (the controller connects the server under its new name if it is enabled).
@@ -778,11 +796,11 @@ class MainWindow(QMainWindow):
         c = self.controller
         ok, delete_secrets = await ask(
             self,
-            "Remove server",
-            f"Remove the server “{name}” from MCP Desk?",
-            yes="Remove",
-            no="Keep",
-            checkbox="Also delete its saved secrets (API keys) from the keychain",
+            self.tr("Remove server"),
+            fill(self.tr("Remove the server “%1” from MCP Desk?"), name),
+            yes=self.tr("Remove"),
+            no=self.tr("Keep"),
+            checkbox=self.tr("Also delete its saved keys from your computer's keychain"),
             icon=QMessageBox.Icon.Warning,
         )
         if not ok:
@@ -1012,10 +1030,11 @@ class MainWindow(QMainWindow):
             self.overview_title.setText("")
             self.sign_in_box.clear()
             return
-        status = "failed" if row.state == FAILED else row.status_text()
+        # The reason is in the box below (a failure, a sign-in): the title says only what it is.
+        status = self.tr("couldn't connect") if row.state == FAILED else row.status_text()
         if row.state == NEEDS_SIGN_IN:
-            status = self.tr("sign in needed")  # the reason is in the box below
-        self.overview_title.setText(f"{server} — {status}")
+            status = self.tr("sign in needed")
+        self.overview_title.setText(fill(self.tr("%1 — %2"), server, status))
         if row.state == NEEDS_SIGN_IN:
             self.sign_in_box.show_needed(server, row.reason)
         elif row.waiting_for_sign_in:
@@ -1025,39 +1044,34 @@ class MainWindow(QMainWindow):
         else:
             self.sign_in_box.clear()
         if row.state == NEEDS_SIGN_IN:
-            self.catalog.empty.setText(
-                self.tr("Sign in to {server} to see its tools.").format(server=visible_line(server))
-            )
+            self.catalog.empty.setText(fill(self.tr("Sign in to %1 to see its tools."), visible_line(server)))
         elif row.waiting_for_sign_in:
-            self.catalog.empty.setText(
-                self.tr("Waiting for you to sign in to {server}…").format(server=visible_line(server))
-            )
+            waiting = self.tr("Waiting for you to sign in to %1…")
+            self.catalog.empty.setText(fill(waiting, visible_line(server)))
         elif row.state == FAILED:
-            self.catalog.empty.setText(
-                self.tr("Couldn't connect to {server}: {reason}").format(server=server, reason=row.reason)
-            )
+            self.catalog.empty.setText(fill(self.tr("Couldn't connect to %1: %2"), server, row.reason))
             self.overview_reason.setText(
-                self.tr(
-                    "Could not connect to “{server}”:\n{reason}\n\n"
-                    "Fix the server's settings with Edit: saving a change tries again by itself "
-                    "(Reconnect tries again as it is). "
-                    "Show log shows what the server printed."
-                ).format(server=server, reason=row.reason)
+                fill(
+                    self.tr(
+                        "Couldn't connect to “%1”:\n%2\n\n"
+                        "Fix the server's settings with Edit: saving a change tries again by itself "
+                        "(Reconnect tries again as it is). "
+                        "Show log shows what the server printed."
+                    ),
+                    server,
+                    row.reason,
+                )
             )
             self.overview_reason.show()
         elif row.state in (CONNECTING, INSTALLING):
-            self.catalog.empty.setText(
-                self.tr("Connecting to {server}… its tools will appear here.").format(server=server)
-            )
+            self.catalog.empty.setText(fill(self.tr("Connecting to %1… its tools will appear here."), server))
         elif row.waiting_for_approval and not row.declined:
             self.catalog.empty.setText(
-                self.tr("{server} waits for your approval to run: its tools will appear here.").format(
-                    server=server
-                )
+                fill(self.tr("%1 waits for your approval to run: its tools will appear here."), server)
             )
         elif row.state != READY:
             self.catalog.empty.setText(
-                self.tr("{server} is not connected. Press Connect to see its tools.").format(server=server)
+                fill(self.tr("%1 is not connected. Press Connect to see its tools."), server)
             )
         else:
             self.catalog.empty.setText("")
@@ -1079,7 +1093,7 @@ class MainWindow(QMainWindow):
         instructions = getattr(conn, "instructions", None)
         if instructions:
             lines += ["", str(instructions)]
-        lines += ["", "Choose a tool, resource or prompt in the middle to try it."]
+        lines += ["", self.tr("Choose a tool, resource or prompt in the middle to try it.")]
         return "\n".join(lines)
 
     @Slot(str, object)
@@ -1125,7 +1139,7 @@ class MainWindow(QMainWindow):
             if errors:
                 form.show_errors(errors)  # type: ignore[union-attr]
                 form.focus_first_error()  # type: ignore[union-attr]
-                self.tool_panel.result.clear("Please correct the highlighted fields first.")
+                self.tool_panel.result.clear(self.tr("Please correct the highlighted fields first."))
                 return
             arguments = self.tool_panel.form_value()
         from app.ui.tool_panel import is_destructive
@@ -1141,11 +1155,15 @@ class MainWindow(QMainWindow):
 
             ok, always = await ask(
                 self,
-                "Run destructive tool?",
-                f"The tool “{tool.name}” on “{server}” says it may delete or change data. Run it?",
-                yes="Run",
-                no="Cancel",
-                checkbox="Don't ask again for this tool",
+                self.tr("Run this tool?"),
+                fill(
+                    self.tr("The tool “%1” on “%2” says it may delete or change things. Run it?"),
+                    tool.name,  # its name, not a title: the title is the server's to choose
+                    server,
+                ),
+                yes=self.tr("Run"),
+                no=self.tr("Cancel"),
+                checkbox=self.tr("Don't ask again for this tool"),
                 icon=QMessageBox.Icon.Warning,
             )
             if not ok:
@@ -1164,7 +1182,7 @@ class MainWindow(QMainWindow):
         started = loop.time()
         try:
             if conn is None:
-                raise RuntimeError(f"{server} is not connected")
+                raise RuntimeError(fill(self.tr("%1 is not connected"), server))
             result = await conn.call_tool(tool.name, entry.arguments, call_id=self._call_id)
         except asyncio.CancelledError:
             entry.mark_cancelled()  # a neutral outcome, not a failure
@@ -1207,10 +1225,10 @@ class MainWindow(QMainWindow):
 
     async def _read(self, server: str, uri: str, view: ResultView) -> None:
         conn = self.controller.connection(server)
-        view.clear("Reading…")
+        view.clear(self.tr("Reading…"))
         try:
             if conn is None:
-                raise RuntimeError(f"{server} is not connected")
+                raise RuntimeError(fill(self.tr("%1 is not connected"), server))
             result = await conn.read_resource(uri)
         except Exception as exc:
             view.show_failure(str(exc) or type(exc).__name__)
@@ -1258,7 +1276,7 @@ class MainWindow(QMainWindow):
             conn = self.controller.connection(server)
             try:
                 if conn is None:
-                    raise RuntimeError(f"{server} is not connected")
+                    raise RuntimeError(fill(self.tr("%1 is not connected"), server))
                 result = await conn.get_prompt(name, args)
             except Exception as exc:
                 self.prompt_panel.result.show_failure(str(exc) or type(exc).__name__)

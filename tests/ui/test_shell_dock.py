@@ -161,3 +161,43 @@ def test_the_language_menu_lists_the_choices_and_says_when_it_applies(qtbot: Any
     assert shown is not None and "next time" in shown.text()
     shown.accept()
     qtbot.waitUntil(lambda: box() is None, timeout=5000)
+
+
+def dark_palette() -> Any:
+    from PySide6.QtGui import QColor, QPalette
+
+    pal = QPalette()
+    for role, colour in (
+        (QPalette.ColorRole.Window, "#2b2b2b"),
+        (QPalette.ColorRole.WindowText, "#e0e0e0"),
+        (QPalette.ColorRole.Base, "#1e1e1e"),
+        (QPalette.ColorRole.Text, "#e0e0e0"),
+        (QPalette.ColorRole.Button, "#353535"),
+        (QPalette.ColorRole.ButtonText, "#e0e0e0"),
+    ):
+        pal.setColor(role, QColor(colour))
+    return pal
+
+
+def test_the_failure_box_and_the_notice_follow_a_dark_palette(qtbot: Any, plain_desk: Any) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    from app.ui.theme import colours
+
+    w = plain_desk
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    light = app.palette()
+    light_error = colours("error", light)[0]
+    assert light_error in w.overview_reason.styleSheet()
+    dark = dark_palette()
+    try:
+        app.setPalette(dark)
+        dark_error, dark_info = colours("error", dark)[0], colours("info", dark)[0]
+        assert dark_error != light_error
+        qtbot.waitUntil(lambda: dark_error in w.overview_reason.styleSheet(), timeout=5000)
+        assert light_error not in w.overview_reason.styleSheet()
+        assert dark_info in w.notice.styleSheet()
+    finally:
+        app.setPalette(light)
+    qtbot.waitUntil(lambda: light_error in w.overview_reason.styleSheet(), timeout=5000)
