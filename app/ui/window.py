@@ -47,6 +47,7 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSplitter,
     QStackedWidget,
+    QStyle,
     QVBoxLayout,
     QWidget,
 )
@@ -273,11 +274,15 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(self.servers)
         self.splitter.addWidget(self.catalog)
         self.splitter.addWidget(self.right)
-        self.splitter.setStretchFactor(0, 2)
-        self.splitter.setStretchFactor(1, 3)
-        self.splitter.setStretchFactor(2, 6)
-        self.splitter.setSizes([240, 300, 660])
+        # A wider window gives its room to the form and the answer; the lists keep their width.
+        # No column can be dragged to nothing (a collapsed list looks like a missing one).
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setStretchFactor(0, 0)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setStretchFactor(2, 4)
         self.setCentralWidget(self.splitter)
+        self._fit_columns()
+        self.splitter.setSizes(self.column_sizes(1280))
 
         # The dock's Log/Traffic/History tabs are filled in just after the first paint (or when
         # first needed): nothing reaches them before the engine starts, which is later still.
@@ -340,6 +345,28 @@ class MainWindow(QMainWindow):
             "QPushButton#showLogButton { color: palette(link); text-decoration: underline;"
             " border: none; padding: 4px 8px; }"
         )
+
+    def _fit_columns(self) -> None:
+        """The catalog's column at least as wide as its tabs ("Tools (13)", "Resources (4)", …):
+        the counts and the language change their width, and a clipped tab bar hides a kind."""
+        bar = self.catalog.tabs.tabBar()
+        need = bar.sizeHint().width() + 2 * self.catalog.tabs.style().pixelMetric(
+            QStyle.PixelMetric.PM_DefaultFrameWidth
+        )
+        lay = self.catalog.layout()
+        if lay is not None:
+            m = lay.contentsMargins()
+            need += m.left() + m.right()
+        need += 4  # the list's own frame
+        if need > self.catalog.minimumWidth():
+            self.catalog.setMinimumWidth(need)
+
+    def column_sizes(self, width: int) -> list[int]:
+        """The three columns for a window `width` wide: the lists at their comfortable width
+        (narrower at 1024), the form and its answer the rest."""
+        servers = max(self.servers.minimumSizeHint().width(), 220 if width < 1200 else 250)
+        catalog = max(self.catalog.minimumWidth(), 280 if width < 1200 else 320)
+        return [servers, catalog, max(width - servers - catalog, 300)]
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
@@ -898,6 +925,7 @@ class MainWindow(QMainWindow):
         for kind in KINDS:
             self.catalog.models[kind].clear_server(server)
         self.catalog.update_counts()
+        self._fit_columns()
         if self._shown_tool()[0] == server and self.right.currentWidget() is self._tool_panel:
             self.right.setCurrentWidget(self.guide)
 
@@ -921,6 +949,7 @@ class MainWindow(QMainWindow):
         if kind == "tools":
             self.server_model.update_tool_count(server, len(items))
         self.catalog.update_counts()
+        self._fit_columns()
         return result
 
     def _still_current(self, kind: str) -> bool:
@@ -946,7 +975,7 @@ class MainWindow(QMainWindow):
                 self.tool_panel.show_tool(server, tools[name], keep_input=True)
         if diff:
             text, details = describe_diff(kind, diff)
-            self.show_notice(f"{server}: {text}", details)
+            self.show_notice(fill(self.tr("%1: %2"), server, text), details)
 
     @Slot()
     def _notice_details(self) -> None:
@@ -1394,6 +1423,8 @@ class MainWindow(QMainWindow):
         v = s.value("mainSplitter")
         if isinstance(v, QByteArray):
             self.splitter.restoreState(v)
+        else:
+            self.splitter.setSizes(self.column_sizes(self.width()))
         v = s.value("toolSplitter")
         if isinstance(v, QByteArray):
             self._saved_tool_splitter = v
