@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import re
 import time
 from typing import TYPE_CHECKING, Any
@@ -26,7 +25,6 @@ from PySide6.QtCore import (
     Slot,
 )
 from PySide6.QtGui import (
-    QAction,
     QCloseEvent,
     QDragEnterEvent,
     QDragMoveEvent,
@@ -42,7 +40,6 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QMainWindow,
-    QMenu,
     QPushButton,
     QScrollArea,
     QSplitter,
@@ -69,13 +66,17 @@ from app.ui.safe_text import confirm_and_open, plain_label, plain_tooltip, visib
 from app.ui.wording import describe_diff, fill
 
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QInputDialog
+    from PySide6.QtGui import QAction
+    from PySide6.QtWidgets import QInputDialog, QMenu
 
+    from app.ui.credentials_action import CredentialsOpener
+    from app.ui.diagnose import DiagnoseButton
     from app.ui.dock import BottomDock
-    from app.ui.models.history import HistoryEntry
     from app.ui.resource_panel import PromptPanel, ResourcePanel
     from app.ui.results import ResultView
+    from app.ui.server_actions import ServerActions
     from app.ui.tool_panel import ToolPanel
+    from app.ui.tool_runner import ToolRunner
 
 logger = logging.getLogger(__name__)
 
@@ -169,6 +170,15 @@ class MainWindow(QMainWindow):
     notice_shown = Signal(str)
     resource_refreshed = Signal(str, str)  # server, uri: a subscribed resource was read again
 
+    # The menus' actions (made by app/ui/menus.py), kept here for the code and tests that reach them.
+    install_bundle_action: QAction
+    import_menu: QMenu
+    credentials: CredentialsOpener
+    log_action: QAction
+    developer_action: QAction
+    language_menu: QMenu
+    guide_action: QAction
+
     def __init__(self, controller: DeskController | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.controller = controller or DeskController(self)
@@ -176,13 +186,11 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self._painted = False
         self._loaded: set[str] = set()  # servers whose first catalog has been shown
-        self._call_task: asyncio.Task[Any] | None = None
-        self._call_id: str | None = None
-        self._call_server: str | None = None
+        self._runner: ToolRunner | None = None  # run, cancel, the destructive-tool question, history
         self._subscribed: set[tuple[str, str]] = set()
         self._restoring: tuple[str, str, str] | None = None
         self._refreshing = False
-        self.rename_dialog: QInputDialog | None = None  # open while Rename… asks for a name
+        self._server_actions: ServerActions | None = None  # edit, duplicate, rename, remove, import…
         # Developer mode as the person left it (off on a first start).
         developer_mode().set_enabled(self._setting_on("developerMode"))
 
@@ -224,9 +232,8 @@ class MainWindow(QMainWindow):
         self.overview_reason.hide()
         gl.addWidget(self.overview_reason)
         # Diagnose under a server that could not connect (app/ui/diagnose.py).
-        from app.ui.diagnose import DiagnoseButton
-
-        self.diagnose_button = DiagnoseButton(self)
+        # Built when a server first fails (the diagnose module is not needed for a first paint).
+        self._diagnose_button: DiagnoseButton | None = None
         # What the server printed, in the activity log (opened on this server's lines).
         self.show_log_button = QPushButton(self.tr("Show log"))
         self.show_log_button.setObjectName("showLogButton")
@@ -235,12 +242,11 @@ class MainWindow(QMainWindow):
         self.show_log_button.setToolTip(self.tr("Open the activity log on what this server printed"))
         self.show_log_button.clicked.connect(lambda: self.show_log(self.current_server()))
         self.show_log_button.hide()
-        failure_row = QHBoxLayout()
-        failure_row.setContentsMargins(0, 0, 0, 0)
-        failure_row.addWidget(self.diagnose_button)
-        failure_row.addWidget(self.show_log_button)
-        failure_row.addStretch(1)
-        gl.addLayout(failure_row)
+        self._failure_row = QHBoxLayout()
+        self._failure_row.setContentsMargins(0, 0, 0, 0)
+        self._failure_row.addWidget(self.show_log_button)
+        self._failure_row.addStretch(1)
+        gl.addLayout(self._failure_row)
         self.overview_info = plain_label("")
         self.overview_info.setStyleSheet("padding: 4px 12px;")
         gl.addWidget(self.overview_info)
@@ -314,7 +320,9 @@ class MainWindow(QMainWindow):
         self._notice_timer.timeout.connect(self.notice.hide)
 
         self._apply_colours()
-        self._build_menu()
+        from app.ui.menus import WindowMenus
+
+        self.menus = WindowMenus(self)  # Servers, View (activity log, developer mode, language), Help
         self._build_shortcuts()
         self._build_tab_order()
         self._wire()
@@ -373,80 +381,6 @@ class MainWindow(QMainWindow):
         palette_events = (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange)
         if event.type() in palette_events and hasattr(self, "notice"):
             self._apply_colours()
-
-    def _build_menu(self) -> None:
-        m = self.menuBar().addMenu(self.tr("&Servers"))
-        add = QAction(self.tr("&Add server…"), self)
-        add.triggered.connect(self.add_server)
-        m.addAction(add)
-        # The ways to add a server found elsewhere: the directory, a package file, a link.
-        from app.ui.bundle_dialog import choose_bundle, menu_text
-        from app.ui.open_target import add_link_actions
-        from app.ui.registry_action import add_browse_action
-
-        add_browse_action(self, m)
-        package = QAction(menu_text(), self)
-        package.setObjectName("installBundleAction")
-        package.triggered.connect(lambda: choose_bundle(self))
-        m.addAction(package)
-        self.install_bundle_action = package
-        self.setAcceptDrops(True)  # a package dropped on the window is installed
-        add_link_actions(self, m)  # "Open an install link…", and Ctrl+V of a link on the list
-        self.import_menu = m.addMenu(self.tr("&Import from"))
-        for label, source in (
-            ("Claude Desktop", "claude"),  # the apps' names are not translated
-            ("Cursor", "cursor"),
-            ("VS Code", "vscode"),
-            (self.tr("File…"), "file"),
-        ):
-            a = QAction(label, self)
-            a.triggered.connect(lambda _=False, s=source: self.import_from(s))
-            self.import_menu.addAction(a)
-        exp = QAction(self.tr("&Export…"), self)
-        exp.triggered.connect(self.export_servers)
-        m.addAction(exp)
-        m.addSeparator()
-        connect_all = QAction(self.tr("Connect &all"), self)
-        connect_all.triggered.connect(lambda: self.controller.spawn(self.controller.connect_enabled()))
-        m.addAction(connect_all)
-        m.addSeparator()
-        from app.ui.credentials_action import CredentialsOpener
-
-        self.credentials = CredentialsOpener(self, m)  # "Keys and sign-ins…", menu and toolbar
-        m.addSeparator()
-        quit_ = QAction(self.tr("&Quit"), self)
-        # The platform's Quit keys; Ctrl+Q where it has none (Windows, the offscreen platform).
-        keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Quit) or [QKeySequence("Ctrl+Q")]
-        quit_.setShortcuts(keys)
-        quit_.triggered.connect(self.close)
-        m.addAction(quit_)
-        v = self.menuBar().addMenu(self.tr("&View"))
-        self.log_action = self.dock.toggleViewAction()
-        self.log_action.setObjectName("activityLogAction")
-        self.log_action.setText(self.tr("&Activity log"))
-        self.log_action.setShortcut(QKeySequence("Ctrl+L"))
-        v.addAction(self.log_action)
-        # Developer mode: tool ids, the JSON views, protocol versions, the messages (traffic).
-        self.developer_action = QAction(self.tr("&Developer mode"), self)
-        self.developer_action.setObjectName("developerModeAction")
-        self.developer_action.setCheckable(True)
-        self.developer_action.setChecked(developer_mode().enabled())
-        self.developer_action.setToolTip(
-            self.tr("Show what developers need: tool ids, raw results, protocol versions, messages")
-        )
-        # Remembered when the person switches it here (triggered), not when a view follows along.
-        self.developer_action.triggered.connect(self.set_developer_mode)
-        developer_mode().changed.connect(self._developer_mode_changed)
-        v.addAction(self.developer_action)
-        v.addSeparator()
-        self.language_menu = v.addMenu(self.tr("&Language"))
-        self.language_menu.setObjectName("languageMenu")
-        self._build_language_menu(self.language_menu)
-        h = self.menuBar().addMenu(self.tr("&Help"))
-        self.guide_action = QAction(self.tr("&Welcome guide"), self)
-        self.guide_action.setObjectName("welcomeGuideAction")
-        self.guide_action.triggered.connect(self.show_guide)
-        h.addAction(self.guide_action)
 
     def _build_shortcuts(self) -> None:
         QShortcut(QKeySequence.StandardKey.Find, self).activated.connect(self.catalog.focus_search)
@@ -533,8 +467,8 @@ class MainWindow(QMainWindow):
             from app.ui.dock import BottomDock
 
             b = self._bottom = BottomDock()
-            b.history_selected.connect(self.show_history)
-            b.rerun_requested.connect(self.rerun_history)
+            b.history_selected.connect(self.runner.show_history)
+            b.rerun_requested.connect(self.runner.rerun_history)
             b.set_servers(self.server_model.names())
             old = self.dock.widget()
             self.dock.setWidget(b)
@@ -589,6 +523,38 @@ class MainWindow(QMainWindow):
     def _wire_result(self, rv: ResultView) -> None:
         rv.link_requested.connect(self.open_link)
         rv.resource_link_clicked.connect(self.read_resource_link)
+
+    @property
+    def runner(self) -> ToolRunner:
+        """Runs the shown tool (app/ui/tool_runner.py), made on first use."""
+        if self._runner is None:
+            from app.ui.tool_runner import ToolRunner
+
+            self._runner = ToolRunner(self)
+        return self._runner
+
+    @property
+    def server_actions(self) -> ServerActions:
+        """Edit, duplicate, rename, disable, remove, import, export (app/ui/server_actions.py)."""
+        if self._server_actions is None:
+            from app.ui.server_actions import ServerActions
+
+            self._server_actions = ServerActions(self)
+        return self._server_actions
+
+    @property
+    def diagnose_button(self) -> DiagnoseButton:
+        """Diagnose… beside Show log under a failed server (app/ui/diagnose.py)."""
+        if self._diagnose_button is None:
+            from app.ui.diagnose import DiagnoseButton
+
+            self._diagnose_button = DiagnoseButton(self)
+            self._failure_row.insertWidget(0, self._diagnose_button)
+        return self._diagnose_button
+
+    def built_tool_panel(self) -> ToolPanel | None:
+        """The tool panel if it was built (without building it)."""
+        return self._tool_panel
 
     def _shown_tool(self) -> tuple[str | None, Any]:
         """(server, tool) the tool panel shows, without building the panel."""
@@ -653,30 +619,7 @@ class MainWindow(QMainWindow):
 
     @Slot(str, str)
     def on_server_action(self, action: str, name: str) -> None:
-        c = self.controller
-        # The row, the overview and the middle change with the engine's events, not here.
-        if action == "connect":
-            c.spawn(c.connect_server(name))
-        elif action == "disconnect":
-            c.spawn(c.disconnect_server(name))
-        elif action == "reconnect":
-            c.spawn(c.reconnect_server(name))
-        elif action == "edit":
-            self.edit_server(name)
-        elif action == "duplicate":
-            c.spawn(self.duplicate_server(name), self._show_error)
-        elif action == "remove":
-            c.spawn(self.remove_server(name), self._show_error)
-        elif action == "rename":
-            c.spawn(self.rename_server(name), self._show_error)
-        elif action in ("disable", "enable"):
-            self.set_server_enabled(name, action == "enable")
-        elif action == "sign_in":
-            c.spawn(c.sign_in(name), self._show_error)
-        elif action == "cancel_sign_in":
-            c.spawn(c.cancel_sign_in(name), self._show_error)
-        elif action == "sign_out":
-            c.spawn(c.sign_out(name), self._show_error)
+        self.server_actions.on_action(action, name)  # app/ui/server_actions.py
 
     @Slot(str)
     def on_signed_out(self, name: str) -> None:
@@ -709,140 +652,28 @@ class MainWindow(QMainWindow):
         first = text.splitlines()[0] if text else ""
         self.statusBar().showMessage(fill(self.tr("Server list: %1"), visible_line(first)), 30000)
 
-    def _config_broken(self) -> bool:
-        """Changing the list while servers.json does not parse would overwrite what the user wrote."""
-        err = self.controller.config_error
-        if err:
-            self.statusBar().showMessage(
-                visible_line(fill(self.tr("Fix the server list file first: %1"), err)), 15000
-            )
-        return err is not None
-
     @Slot()
     def add_server(self) -> None:
-        from app.ui.server_dialog import open_server_dialog
-
-        if self._config_broken():
-            return
-        self.controller.spawn(open_server_dialog(self, None), self._show_error)
+        self.server_actions.add_server()
 
     def edit_server(self, name: str) -> None:
-        from app.ui.server_dialog import open_server_dialog
-
-        self.controller.spawn(open_server_dialog(self, name), self._show_error)
+        self.server_actions.edit_server(name)
 
     def import_from(self, source: str) -> None:
-        from app.ui.server_dialog import import_servers
-
-        if self._config_broken():
-            return
-        self.controller.spawn(import_servers(self, source), self._show_error)
+        self.server_actions.import_from(source)
 
     def export_servers(self) -> None:
-        from app.ui.server_dialog import export_servers
-
-        export_servers(self)
-
-    async def duplicate_server(self, name: str) -> None:
-        import copy
-
-        c = self.controller
-        entry = c.entry(name)
-        if entry is None:
-            return
-        new = copy.deepcopy(entry)
-        new.name = c.store.unique_name(f"{name}-copy")
-        # Secrets are stored per server: copy each referenced one to the new name (off the GUI thread).
-        for ref in sorted(entry.secret_refs()):
-            value = await c.secrets.aget(name, ref)
-            if value is not None:
-                await c.secrets.aset(new.name, ref, value)
-        c.store.add(new)
-        c.save()
-        self.servers.select(new.name)
+        self.server_actions.export_servers()
 
     async def rename_server(self, name: str) -> str | None:
-        """Ask for a new name and rename the server (its keys and settings follow, as after Edit);
-        returns the new name, None when nothing changed."""
-        from PySide6.QtWidgets import QInputDialog, QLineEdit
-
-        from app.config.store import name_problem
-        from app.ui.async_dialogs import run_dialog
-
-        c = self.controller
-        if self._config_broken() or c.entry(name) is None:
-            return None
-        dialog = QInputDialog(self)
-        dialog.setWindowTitle(self.tr("Rename server"))
-        dialog.setLabelText(fill(self.tr("New name for “%1”:"), visible_line(name)))
-        dialog.setTextEchoMode(QLineEdit.EchoMode.Normal)
-        dialog.setTextValue(name)
-        dialog.setOkButtonText(self.tr("Rename"))
-        self.rename_dialog = dialog  # tests reach it here
-        try:
-            accepted = await run_dialog(dialog) == QInputDialog.DialogCode.Accepted
-            new = dialog.textValue().strip()
-        finally:
-            self.rename_dialog = None
-            dialog.deleteLater()
-        if not accepted or not new or new == name:
-            return None
-        problem = name_problem(new)
-        if problem is None and c.entry(new) is not None:
-            problem = fill(self.tr("a server named “%1” already exists"), visible_line(new))
-        if problem is not None:
-            self.statusBar().showMessage(fill(self.tr("Not renamed: %1"), visible_line(problem)), 15000)
-            return None
-        # As the Edit dialog does: the old connection goes, the keys move, then the list is saved
-        # (the controller connects the server under its new name if it is enabled).
-        await c.forget(name)
-        await c.secrets.arename_server(name, new)
-        c.store.rename(name, new)
-        c.save()
-        self.servers.select(new)
-        return new
-
-    def set_server_enabled(self, name: str, enabled: bool) -> None:
-        """Disable or enable a server (saved; the controller disconnects or connects it)."""
-        c = self.controller
-        entry = c.entry(name)
-        if entry is None or self._config_broken():
-            return
-        entry.disabled = not enabled
-        c.store.update(entry)
-        try:
-            c.save()
-        except Exception as exc:  # ConfigError, OSError: said, the list shows what the store holds
-            self._show_error(exc)
+        return await self.server_actions.rename_server(name)
 
     async def remove_server(self, name: str) -> None:
-        from PySide6.QtWidgets import QMessageBox
+        await self.server_actions.remove_server(name)
 
-        from app.ui.async_dialogs import ask
-
-        c = self.controller
-        ok, delete_secrets = await ask(
-            self,
-            self.tr("Remove server"),
-            fill(self.tr("Remove the server “%1” from MCP Desk?"), name),
-            yes=self.tr("Remove"),
-            no=self.tr("Keep"),
-            checkbox=self.tr("Also delete its saved keys from your computer's keychain"),
-            icon=QMessageBox.Icon.Warning,
-        )
-        if not ok:
-            return
-        await c.forget(name)
-        self._clear_server(name)
-        from app.ui.bundle_dialog import bundle_folder_of, remove_bundle_files
-
-        package_folder = bundle_folder_of(c.store, name)  # installed from a package: its files go too
-        c.store.remove(name)
-        c.save()
-        if package_folder is not None:
-            await remove_bundle_files(package_folder)
-        if delete_secrets:
-            await c.secrets.adelete_server(name)
+    @property
+    def rename_dialog(self) -> QInputDialog | None:
+        return self.server_actions.rename_dialog
 
     # --- a .mcpb/.dxt dropped on the window is installed ----------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
@@ -1009,8 +840,8 @@ class MainWindow(QMainWindow):
 
     @Slot(str, str, float, object, str)
     def on_progress(self, server: str, call_id: str, progress: float, total: Any, message: str) -> None:
-        if call_id == self._call_id and self._tool_panel is not None:
-            self._tool_panel.set_progress(progress, total, message)
+        if self._runner is not None:  # no call was ever run: the progress is not ours
+            self._runner.on_progress(call_id, progress, total, message)
 
     @Slot(str, str)
     def on_resource_updated(self, server: str, uri: str) -> None:
@@ -1052,7 +883,9 @@ class MainWindow(QMainWindow):
         row = self.server_model.server(server) if server else None
         self.overview_reason.hide()
         self.overview_info.setText("")
-        self.diagnose_button.show_for(server if row is not None and row.state == FAILED else None)
+        failed = row is not None and row.state == FAILED
+        if failed or self._diagnose_button is not None:
+            self.diagnose_button.show_for(server if failed else None)
         self.show_log_button.setVisible(row is not None and row.state == FAILED)
         if row is None:
             self.catalog.empty.setText("")
@@ -1146,106 +979,25 @@ class MainWindow(QMainWindow):
             self.prompt_panel.show_prompt(item.server, item.obj)
             self.right.setCurrentWidget(self.prompt_panel)
 
-    # --- running tools ------------------------------------------------------------------------
+    # --- running tools (app/ui/tool_runner.py) ------------------------------------------------
     @Slot()
     def run_current(self) -> None:
-        if (
-            self._tool_panel is None
-            or self.right.currentWidget() is not self._tool_panel
-            or self._tool_panel.tool is None
-        ):
-            return
-        if self._call_task is not None and not self._call_task.done():
-            return
-        if not self.tool_panel.can_run():
-            return
-        self._call_task = self.controller.spawn(self._run(self.tool_panel.server or "", self.tool_panel.tool))
+        self.runner.run_current()
 
     async def _run(self, server: str, tool: Any, arguments: Any = None) -> None:
-        form = self.tool_panel.form
-        if arguments is None:
-            errors = form.errors() if form is not None else []  # type: ignore[attr-defined]
-            if errors:
-                form.show_errors(errors)  # type: ignore[union-attr]
-                form.focus_first_error()  # type: ignore[union-attr]
-                self.tool_panel.result.clear(self.tr("Please correct the highlighted fields first."))
-                return
-            arguments = self.tool_panel.form_value()
-        from app.ui.tool_panel import is_destructive
+        await self.runner.run(server, tool, arguments)
 
-        conn = self.controller.connection(server)
-        # The server may have changed the tool since it was shown: its current definition decides.
-        current = conn.catalog.tools.get(tool.name) if conn is not None else None
-        tool = current if current is not None else tool
-        if is_destructive(tool) and not self.controller.is_trusted(server, tool.name):
-            from PySide6.QtWidgets import QMessageBox
+    @property
+    def _call_task(self) -> asyncio.Task[Any] | None:
+        return self._runner.task if self._runner is not None else None
 
-            from app.ui.async_dialogs import ask
-
-            ok, always = await ask(
-                self,
-                self.tr("Run this tool?"),
-                fill(
-                    self.tr("The tool “%1” on “%2” says it may delete or change things. Run it?"),
-                    tool.name,  # its name, not a title: the title is the server's to choose
-                    server,
-                ),
-                yes=self.tr("Run"),
-                no=self.tr("Cancel"),
-                checkbox=self.tr("Don't ask again for this tool"),
-                icon=QMessageBox.Icon.Warning,
-            )
-            if not ok:
-                return
-            if always:
-                self.controller.trust(server, tool.name)
-        from app.ui.models.history import HistoryEntry
-
-        conn = self.controller.connection(server)
-        entry = HistoryEntry(server, tool.name, arguments if isinstance(arguments, dict) else {})
-        self.bottom.history_model.add(entry)
-        self._call_id = os.urandom(8).hex()  # uuid would cost ~9 ms of start-up to import
-        self._call_server = server
-        self.tool_panel.set_running(True)
-        loop = asyncio.get_running_loop()
-        started = loop.time()
-        try:
-            if conn is None:
-                raise RuntimeError(fill(self.tr("%1 is not connected"), server))
-            result = await conn.call_tool(tool.name, entry.arguments, call_id=self._call_id)
-        except asyncio.CancelledError:
-            entry.mark_cancelled()  # a neutral outcome, not a failure
-            self.tool_panel.result.show_cancelled(loop.time() - started)
-            raise
-        except Exception as exc:
-            entry.failure = str(exc) or type(exc).__name__
-            self.tool_panel.result.show_failure(entry.failure, loop.time() - started)
-        else:
-            entry.result = result
-            if self.tool_panel.tool is tool or getattr(self.tool_panel.tool, "name", None) == tool.name:
-                self.tool_panel.result.show_result(result, output_schema=getattr(tool, "output_schema", None))
-        finally:
-            self.tool_panel.set_running(False)
-            self._call_id = None
-            self.bottom.history_model.entry_updated(entry)
-            self.call_finished.emit(server, tool.name)
+    @_call_task.setter
+    def _call_task(self, task: asyncio.Task[Any] | None) -> None:
+        self.runner.task = task
 
     @Slot()
     def cancel_call(self) -> None:
-        if self._call_task is not None and not self._call_task.done():
-            self._call_task.cancel()
-
-    @Slot(object)
-    def show_history(self, entry: HistoryEntry) -> None:
-        self.tool_panel.result.show_entry(entry)  # cancelled and drafts too
-
-    @Slot(object)
-    def rerun_history(self, entry: HistoryEntry) -> None:
-        self.servers.select(entry.server)
-        if self.catalog.select("tools", entry.server, entry.tool) and self.tool_panel.form is not None:
-            # The list may already be on this tool while a resource or prompt is shown.
-            self.right.setCurrentWidget(self.tool_panel)
-            self.tool_panel.form.set_value(entry.arguments)  # type: ignore[attr-defined]
+        self.runner.cancel()
 
     # --- resources and prompts ----------------------------------------------------------------
     @Slot(str, str)
@@ -1360,43 +1112,6 @@ class MainWindow(QMainWindow):
             self.developer_action.setChecked(on)
         if self.server_model.names():
             self._update_empty_state()  # the protocol version is shown in developer mode only
-
-    def _build_language_menu(self, menu: QMenu) -> None:
-        from PySide6.QtGui import QActionGroup
-
-        from app.ui.i18n import chosen_language, languages
-
-        group = QActionGroup(menu)
-        group.setExclusive(True)
-        chosen = chosen_language()
-        for code, name in languages():
-            # Each language's name in itself (not translated); "" is the system's language.
-            a = QAction(name if code else self.tr("As the system"), menu)
-            a.setCheckable(True)
-            a.setChecked(code == chosen)
-            a.setData(code)
-            a.setObjectName(f"language_{code or 'system'}")
-            group.addAction(a)
-            menu.addAction(a)
-        group.triggered.connect(self._language_chosen)
-
-    @Slot(QAction)
-    def _language_chosen(self, action: QAction) -> None:
-        from app.ui.i18n import choose_language, chosen_language
-
-        code = str(action.data() or "")
-        if code == chosen_language():
-            return
-        choose_language(code)
-        from app.ui.async_dialogs import inform
-
-        self.controller.spawn(
-            inform(
-                self,
-                self.tr("Language"),
-                self.tr("MCP Desk will use the new language the next time it starts."),
-            )
-        )
 
     def _setting_on(self, key: str) -> bool:
         value = self.ui_settings().value(key, False)
