@@ -44,7 +44,6 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSplitter,
     QStackedWidget,
-    QStyle,
     QVBoxLayout,
     QWidget,
 )
@@ -75,6 +74,7 @@ if TYPE_CHECKING:
     from app.ui.resource_panel import PromptPanel, ResourcePanel
     from app.ui.results import ResultView
     from app.ui.server_actions import ServerActions
+    from app.ui.sign_in import SignInBox
     from app.ui.tool_panel import ToolPanel
     from app.ui.tool_runner import ToolRunner
 
@@ -222,11 +222,10 @@ class MainWindow(QMainWindow):
         self.overview_title.setFont(f)
         self.overview_title.setStyleSheet("padding: 0 12px;")
         gl.addWidget(self.overview_title)
-        from app.ui.sign_in import SignInBox
-
         # Sign in needed / waiting for the browser / signed in as …: what the engine said last.
-        self.sign_in_box = SignInBox()
-        gl.addWidget(self.sign_in_box)
+        # Built the first time a server has something to say about signing in (here, index 1).
+        self._overview_layout = gl
+        self._sign_in_box: SignInBox | None = None
         self.overview_reason = plain_label("")
         self.overview_reason.setObjectName("failureReason")
         self.overview_reason.hide()
@@ -357,10 +356,9 @@ class MainWindow(QMainWindow):
     def _fit_columns(self) -> None:
         """The catalog's column at least as wide as its tabs ("Tools (13)", "Resources (4)", …):
         the counts and the language change their width, and a clipped tab bar hides a kind."""
-        bar = self.catalog.tabs.tabBar()
-        need = bar.sizeHint().width() + 2 * self.catalog.tabs.style().pixelMetric(
-            QStyle.PixelMetric.PM_DefaultFrameWidth
-        )
+        # The tab pane's frame on each side: a few pixels (not asked of QStyle, whose enums cost
+        # tens of milliseconds to create before the first paint).
+        need = self.catalog.tabs.tabBar().sizeHint().width() + 2 * 2
         lay = self.catalog.layout()
         if lay is not None:
             m = lay.contentsMargins()
@@ -443,12 +441,6 @@ class MainWindow(QMainWindow):
         b.progress_reported.connect(self.on_progress)
         b.resource_updated.connect(self.on_resource_updated)
         b.sign_in_waiting.connect(self.on_sign_in_waiting)
-        self.sign_in_box.sign_in_clicked.connect(lambda name: self.on_server_action("sign_in", name))
-        self.sign_in_box.cancel_clicked.connect(lambda name: self.on_server_action("cancel_sign_in", name))
-        self.sign_in_box.sign_out_clicked.connect(lambda name: self.on_server_action("sign_out", name))
-        self.sign_in_box.link_copied.connect(
-            lambda _name: self.statusBar().showMessage(self.tr("Sign-in link copied"), 5000)
-        )
         self.controller.servers_changed.connect(self.reload_servers)
         self.controller.config_failed.connect(self._show_config_problem)
         self.controller.config_warning.connect(self._show_config_problem)
@@ -541,6 +533,22 @@ class MainWindow(QMainWindow):
 
             self._server_actions = ServerActions(self)
         return self._server_actions
+
+    @property
+    def sign_in_box(self) -> SignInBox:
+        """The overview's sign-in box (app/ui/sign_in.py), made when first needed."""
+        if self._sign_in_box is None:
+            from app.ui.sign_in import SignInBox
+
+            box = self._sign_in_box = SignInBox()
+            box.sign_in_clicked.connect(lambda name: self.on_server_action("sign_in", name))
+            box.cancel_clicked.connect(lambda name: self.on_server_action("cancel_sign_in", name))
+            box.sign_out_clicked.connect(lambda name: self.on_server_action("sign_out", name))
+            box.link_copied.connect(
+                lambda _name: self.statusBar().showMessage(self.tr("Sign-in link copied"), 5000)
+            )
+            self._overview_layout.insertWidget(1, box)  # under the title
+        return self._sign_in_box
 
     @property
     def diagnose_button(self) -> DiagnoseButton:
@@ -890,7 +898,8 @@ class MainWindow(QMainWindow):
         if row is None:
             self.catalog.empty.setText("")
             self.overview_title.setText("")
-            self.sign_in_box.clear()
+            if self._sign_in_box is not None:
+                self._sign_in_box.clear()
             return
         # The reason is in the box below (a failure, a sign-in): the title says only what it is.
         status = self.tr("couldn't connect") if row.state == FAILED else row.status_text()
@@ -903,8 +912,8 @@ class MainWindow(QMainWindow):
             self.sign_in_box.show_waiting(server, row.sign_in_url)
         elif row.state == READY and row.signed_in:
             self.sign_in_box.show_signed_in(server, row.auth)
-        else:
-            self.sign_in_box.clear()
+        elif self._sign_in_box is not None:
+            self._sign_in_box.clear()
         if row.state == NEEDS_SIGN_IN:
             self.catalog.empty.setText(fill(self.tr("Sign in to %1 to see its tools."), visible_line(server)))
         elif row.waiting_for_sign_in:
