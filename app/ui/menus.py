@@ -30,7 +30,6 @@ class WindowMenus(QObject):
         m.addAction(add)
         # The ways to add a server found elsewhere: the directory, a package file, a link.
         from app.ui.bundle_dialog import choose_bundle, menu_text
-        from app.ui.open_target import add_link_actions
         from app.ui.registry_action import add_browse_action
 
         add_browse_action(w, m)
@@ -39,8 +38,10 @@ class WindowMenus(QObject):
         package.triggered.connect(lambda: choose_bundle(w))
         m.addAction(package)
         w.install_bundle_action = package
+        self.servers_menu = m
+        self._link_actions = False  # "Open an install link…": added by link_actions()
+        m.aboutToShow.connect(self.link_actions)
         w.setAcceptDrops(True)  # a package dropped on the window is installed
-        add_link_actions(w, m)  # "Open an install link…", and Ctrl+V of a link on the list
         w.import_menu = m.addMenu(self.tr("&Import from"))
         for label, source in (
             ("Claude Desktop", "claude"),  # the apps' names are not translated
@@ -96,6 +97,28 @@ class WindowMenus(QObject):
         w.guide_action.setObjectName("welcomeGuideAction")
         w.guide_action.triggered.connect(w.show_guide)
         h.addAction(w.guide_action)
+
+    @Slot()
+    def link_actions(self) -> None:
+        """ "Open an install link…" under the other ways to add a server, and Ctrl+V of a link on
+        the server list (app/ui/open_target.py).
+
+        Added just after the first paint, or earlier when the menu opens, the list takes the
+        focus or code asks for the action: that module and the ones it needs (links, install
+        plans) cost tens of milliseconds that the first paint does not need."""
+        if self._link_actions:
+            return
+        self._link_actions = True
+        from app.ui.open_target import add_link_actions
+
+        w = self.window
+        made = QMenu()  # add_link_actions appends to a menu: made here, then moved into place
+        add_link_actions(w, made)
+        before = w.import_menu.menuAction()
+        for action in made.actions():
+            made.removeAction(action)
+            self.servers_menu.insertAction(before, action)
+        made.deleteLater()
 
     def _build_language_menu(self, menu: QMenu) -> None:
         from PySide6.QtGui import QActionGroup

@@ -391,11 +391,14 @@ class MainWindow(QMainWindow):
         → the selected tool's form → Run. The panels on the right are built later than the
         dock, so without this Tab from the list jumped to the Log tab."""
         QWidget.setTabOrder(self.servers.view, self.catalog.search)
+        self.servers.view.installEventFilter(self)
         for view in self.catalog.views.values():
             QWidget.setTabOrder(self.catalog.search, view)
             view.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.FocusIn and watched is self.servers.view:
+            self.menus.link_actions()  # Ctrl+V of an install link on the list works from now on
         if (
             event.type() == QEvent.Type.KeyPress
             and isinstance(event, QKeyEvent)
@@ -471,6 +474,26 @@ class MainWindow(QMainWindow):
     def _after_first_paint(self) -> None:
         # One loop turn later: the painted window answers input first.
         QTimer.singleShot(0, lambda: self.bottom)
+        self.menus.link_actions()
+
+    # Made by WindowMenus.link_actions after the first paint; asked for earlier, made now.
+    @property
+    def open_link_action(self) -> QAction:
+        self.menus.link_actions()
+        return self._open_link_action
+
+    @open_link_action.setter
+    def open_link_action(self, action: QAction) -> None:
+        self._open_link_action = action
+
+    @property
+    def link_paste_shortcut(self) -> QShortcut:
+        self.menus.link_actions()
+        return self._link_paste_shortcut
+
+    @link_paste_shortcut.setter
+    def link_paste_shortcut(self, shortcut: QShortcut) -> None:
+        self._link_paste_shortcut = shortcut
 
     # --- right-hand panels, built on first use -------------------------------------------------
     @property

@@ -201,3 +201,15 @@ def test_the_failure_box_and_the_notice_follow_a_dark_palette(qtbot: Any, plain_
     finally:
         app.setPalette(light)
     qtbot.waitUntil(lambda: light_error in w.overview_reason.styleSheet(), timeout=5000)
+
+
+def test_the_install_link_entry_comes_after_the_first_paint_in_its_place(qtbot: Any, plain_desk: Any) -> None:
+    """Added after the first paint (its modules are not needed for it), under the other ways to
+    add a server and before Import — and at once when code asks for it."""
+    w = plain_desk
+    qtbot.waitUntil(lambda: w.menus._link_actions, timeout=5000)
+    texts = [a.text() for a in w.menus.servers_menu.actions() if not a.isSeparator()]
+    assert texts.index("&Add server…") < texts.index("Open an install &link…") < texts.index("&Import from")
+    assert w.install_bundle_action.text() in texts
+    assert texts.index(w.install_bundle_action.text()) < texts.index("Open an install &link…")
+    assert w.open_link_action.text() == "Open an install &link…"
