@@ -25,6 +25,12 @@ def fill(template: str, *values: object) -> str:
     return _PLACEHOLDER.sub(one, template)
 
 
+def english_plural(text: str, n: int) -> str:
+    """A `%n …(s)` string that no translation answered (no English .qm loaded, as in a test or a
+    bare run): "1 tool(s)" → "1 tool", "2 tool(s)" → "2 tools". A translation has no "(s)"."""
+    return text.replace("(s)", "" if n == 1 else "s")
+
+
 class Diff(Protocol):
     added: Sequence[str]
     removed: Sequence[str]
@@ -53,7 +59,7 @@ class CatalogNotice(QObject):
             ("prompts", "changed"): lambda: self.tr("%n prompt(s) changed", "", n),
         }
         sentence = sentences.get((kind, label))
-        return sentence() if sentence is not None else None
+        return english_plural(sentence(), n) if sentence is not None else None
 
     def next(self, label: str, n: int) -> str:
         """A later part ("1 removed"): the kind was named by the first."""

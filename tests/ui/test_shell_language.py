@@ -74,6 +74,9 @@ class Diff:
 def test_the_tools_changed_notice_has_plurals_in_english_and_chinese(qapp: Any) -> None:
     from app.ui.wording import describe_diff
 
+    # No translation loaded (a test, a bare run): still English plurals, not "1 tool(s)".
+    assert describe_diff("tools", Diff(added=["a"]))[0] == "1 tool added"
+    assert describe_diff("resources", Diff(removed=["a", "b"]))[0] == "2 resources removed"
     with translated("en"):
         assert describe_diff("tools", Diff(added=["a"]))[0] == "1 tool added"
         text, details = describe_diff("tools", Diff(added=["a", "b"], removed=["c"]))
