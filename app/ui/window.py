@@ -68,6 +68,7 @@ if TYPE_CHECKING:
     from PySide6.QtGui import QAction
     from PySide6.QtWidgets import QInputDialog, QMenu
 
+    from app.config.trust import TrustRequest
     from app.ui.credentials_action import CredentialsOpener
     from app.ui.diagnose import DiagnoseButton
     from app.ui.dock import BottomDock
@@ -77,6 +78,7 @@ if TYPE_CHECKING:
     from app.ui.sign_in import SignInBox
     from app.ui.tool_panel import ToolPanel
     from app.ui.tool_runner import ToolRunner
+    from app.ui.trust_dialog import TrustPrompter
 
 logger = logging.getLogger(__name__)
 
@@ -325,10 +327,9 @@ class MainWindow(QMainWindow):
         self._build_shortcuts()
         self._build_tab_order()
         self._wire()
-        from app.ui.trust_dialog import TrustPrompter
-
-        self.trust_prompter = TrustPrompter(self)  # "Allow this program to run?" asks over this window
-        self.controller.trust_prompt = self.trust_prompter
+        # "Allow this program to run?" asks over this window; its dialog module loads when asked.
+        self._trust_prompter: TrustPrompter | None = None
+        self.controller.trust_prompt = self._ask_trust
         self.controller.approval_changed.connect(self.reload_servers)
         self.reload_servers()
         if self.controller.config_error:
@@ -556,6 +557,18 @@ class MainWindow(QMainWindow):
 
             self._server_actions = ServerActions(self)
         return self._server_actions
+
+    @property
+    def trust_prompter(self) -> TrustPrompter:
+        """Shows the trust dialog (app/ui/trust_dialog.py), made on first use."""
+        if self._trust_prompter is None:
+            from app.ui.trust_dialog import TrustPrompter
+
+            self._trust_prompter = TrustPrompter(self)
+        return self._trust_prompter
+
+    async def _ask_trust(self, request: TrustRequest) -> bool:
+        return await self.trust_prompter(request)
 
     @property
     def sign_in_box(self) -> SignInBox:
