@@ -78,15 +78,15 @@ def run_gui(argv: list[str]) -> int:
 
     app = QApplication.instance() or DeskApplication([sys.argv[0] if sys.argv else "mcp-desk"])
     assert isinstance(app, QApplication)
-    from app.ui.i18n import install_translators
-
-    install_translators(app)  # before any window: every tr() after this is in the chosen language
     quitting = QuitRequests(app)
     app.setApplicationName("MCP Desk")
     app.setOrganizationName("mcp-desk")
     app.setDesktopFileName("mcp-desk")
     if app.platformName() == "offscreen":
         _quiet_offscreen_noise()
+    from app.ui.i18n import install_translators
+
+    install_translators(app)  # before any window: every tr() after this is in the chosen language
     headless = bool(args.smoke_test or args.screenshot)
     instance = None
     if not headless:
