@@ -103,8 +103,8 @@ class WindowMenus(QObject):
         """ "Open an install link…" under the other ways to add a server, and Ctrl+V of a link on
         the server list (app/ui/open_target.py).
 
-        Added just after the first paint, or earlier when the menu opens, the list takes the
-        focus or code asks for the action: that module and the ones it needs (links, install
+        Added just after the first paint, or earlier when the menu opens, a key is pressed on
+        the list or code asks for the action: that module and the ones it needs (links, install
         plans) cost tens of milliseconds that the first paint does not need."""
         if self._link_actions:
             return

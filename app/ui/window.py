@@ -398,8 +398,11 @@ class MainWindow(QMainWindow):
             view.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.FocusIn and watched is self.servers.view:
-            self.menus.link_actions()  # Ctrl+V of an install link on the list works from now on
+        if event.type() == QEvent.Type.ShortcutOverride and watched is self.servers.view:
+            # A key on the list before the link actions were added (Ctrl+V of an install link):
+            # added now, before Qt looks up the key's shortcut. Not on focus: the list takes the
+            # focus as the window opens, before its first paint.
+            self.menus.link_actions()
         if (
             event.type() == QEvent.Type.KeyPress
             and isinstance(event, QKeyEvent)
@@ -475,7 +478,7 @@ class MainWindow(QMainWindow):
     def _after_first_paint(self) -> None:
         # One loop turn later: the painted window answers input first.
         QTimer.singleShot(0, lambda: self.bottom)
-        self.menus.link_actions()
+        QTimer.singleShot(0, self.menus.link_actions)
 
     # Made by WindowMenus.link_actions after the first paint; asked for earlier, made now.
     @property
