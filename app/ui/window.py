@@ -24,17 +24,7 @@ from PySide6.QtCore import (
     Signal,
     Slot,
 )
-from PySide6.QtGui import (
-    QCloseEvent,
-    QDragEnterEvent,
-    QDragMoveEvent,
-    QDropEvent,
-    QIcon,
-    QKeyEvent,
-    QKeySequence,
-    QPaintEvent,
-    QShortcut,
-)
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDockWidget,
     QFrame,
@@ -65,7 +55,18 @@ from app.ui.safe_text import confirm_and_open, plain_label, plain_tooltip, visib
 from app.ui.wording import describe_diff, fill
 
 if TYPE_CHECKING:
-    from PySide6.QtGui import QAction
+    # Types for annotations only: each Qt class costs its enums' creation when first imported,
+    # and these are not needed before the first paint.
+    from PySide6.QtGui import (
+        QAction,
+        QCloseEvent,
+        QDragEnterEvent,
+        QDragMoveEvent,
+        QDropEvent,
+        QIcon,
+        QKeyEvent,
+        QPaintEvent,
+    )
     from PySide6.QtWidgets import QInputDialog, QMenu
 
     from app.config.trust import TrustRequest
@@ -120,7 +121,7 @@ def icon_from_server(icons: list[Any]) -> QIcon | None:
     import base64
     import binascii
 
-    from PySide6.QtGui import QPixmap
+    from PySide6.QtGui import QIcon, QPixmap
 
     for spec in icons:
         src = str(spec.get("src", "")) if isinstance(spec, dict) else ""
@@ -134,6 +135,12 @@ def icon_from_server(icons: list[Any]) -> QIcon | None:
         if pix.loadFromData(data):
             return QIcon(pix)
     return None
+
+
+def _key_event_class() -> type[QKeyEvent]:
+    from PySide6.QtGui import QKeyEvent
+
+    return QKeyEvent
 
 
 def _focusables(root: QWidget) -> list[QWidget]:
@@ -405,7 +412,7 @@ class MainWindow(QMainWindow):
             self.menus.link_actions()
         if (
             event.type() == QEvent.Type.KeyPress
-            and isinstance(event, QKeyEvent)
+            and isinstance(event, _key_event_class())
             and event.key() == Qt.Key.Key_Tab
             and event.modifiers() in (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier)
             and watched in self.catalog.views.values()
