@@ -83,6 +83,8 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+CATALOG_MAX_MIN_WIDTH = 300  # the most the catalog's column insists on (px) to show its tabs
+
 GUIDE = str(
     QT_TRANSLATE_NOOP(
         "MainWindow",
@@ -372,6 +374,9 @@ class MainWindow(QMainWindow):
             m = lay.contentsMargins()
             need += m.left() + m.right()
         need += 4  # the list's own frame
+        # Past this the tabs' words are elided rather than the form squeezed: at 1024 wide the
+        # form and its answer need the room more than "Resources (12)" needs all its letters.
+        need = min(need, CATALOG_MAX_MIN_WIDTH)
         if need > self.catalog.minimumWidth():
             self.catalog.setMinimumWidth(need)
 
