@@ -68,6 +68,10 @@ def child_start(kind: str) -> None:
     from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
 
     app = QApplication([])
+    if kind == "desk":
+        from app.ui.i18n import install_translators
+
+        install_translators(app)  # as run_gui does, before the window: the chosen language's files
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
 

@@ -1,10 +1,14 @@
-"""The bottom dock: Log, Traffic and History tabs."""
+"""The bottom dock (the activity log): Log, Messages and History tabs.
+
+The Messages tab (the protocol's traffic) is there in developer mode only: a person who is not a
+developer has no use for JSON-RPC messages. It keeps its place (tab 1) either way, hidden or not.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt, Signal, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, Qt, Signal, Slot
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -21,12 +25,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.ui.developer_mode import developer_mode
 from app.ui.elide import json_preview, preview
 from app.ui.models.history import HistoryEntry, HistoryModel
-from app.ui.models.log import LEVELS, LogModel, ServerLevelFilter, TrafficModel, TrafficRow
+from app.ui.models.log import LEVELS, LogModel, ServerLevelFilter, TrafficModel, TrafficRow, level_text
 from app.ui.safe_text import plain_label, visible_line
 
-ALL = "All servers"
+ALL = str(QT_TRANSLATE_NOOP("ServerFilterCombo", "All servers"))
 
 
 def _table(model: Any, name: str) -> QTableView:
@@ -48,14 +53,14 @@ def _table(model: Any, name: str) -> QTableView:
 class ServerFilterCombo(QComboBox):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.addItem(ALL)
-        self.setAccessibleName("Server filter")
+        self.addItem(self.tr(ALL))
+        self.setAccessibleName(self.tr("Server filter"))
 
     def set_servers(self, names: list[str]) -> None:
         cur = self.server()
         self.blockSignals(True)
         self.clear()
-        self.addItem(ALL)
+        self.addItem(self.tr(ALL))
         for name in names:  # shown with invisible characters visible; the name itself is the data
             self.addItem(visible_line(name), name)
         i = self.findData(cur) if cur is not None else 0
@@ -90,13 +95,14 @@ class BottomDock(QTabWidget):
         bar = QHBoxLayout()
         self.log_server = ServerFilterCombo()
         self.log_level = QComboBox()
-        self.log_level.setAccessibleName("Minimum level")
-        self.log_level.addItems(LEVELS[:6])
-        clear = QPushButton("Clear")
+        self.log_level.setAccessibleName(self.tr("Minimum level"))
+        for level in LEVELS[:6]:  # the level's name is the data; the shown word is translated
+            self.log_level.addItem(level_text(level), level)
+        clear = QPushButton(self.tr("Clear"))
         clear.clicked.connect(self.log_model.clear)
-        bar.addWidget(plain_label("Server:", wrap=False))
+        bar.addWidget(plain_label(self.tr("Server:"), wrap=False))
         bar.addWidget(self.log_server)
-        bar.addWidget(plain_label("Level at least:", wrap=False))
+        bar.addWidget(plain_label(self.tr("Level at least:"), wrap=False))
         bar.addWidget(self.log_level)
         bar.addStretch(1)
         bar.addWidget(clear)
@@ -108,17 +114,23 @@ class BottomDock(QTabWidget):
         self.log_server.currentTextChanged.connect(
             lambda _: self.log_filter.set_server(self.log_server.server())
         )
-        self.log_level.currentTextChanged.connect(self.log_filter.set_min_level)
-        self.addTab(log, "Log")
+        self.log_level.currentIndexChanged.connect(
+            lambda _: self.log_filter.set_min_level(str(self.log_level.currentData() or "debug"))
+        )
+        self._log_page = log
+        self.addTab(log, self.tr("Log"))
 
         # Traffic and History are built the first time they are shown or used: a faster start.
         self._servers: list[str] = []
         self._built: set[str] = set()
         self._traffic_page = QWidget()
         self._history_page = QWidget()
-        self.addTab(self._traffic_page, "Traffic")
-        self.addTab(self._history_page, "History")
+        self.addTab(self._traffic_page, self.tr("Messages"))
+        self.setTabToolTip(1, self.tr("What MCP Desk and the servers send each other (developer mode)"))
+        self.addTab(self._history_page, self.tr("History"))
         self.currentChanged.connect(self._tab_shown)
+        self._show_messages_tab(developer_mode().enabled())
+        developer_mode().changed.connect(self._show_messages_tab)
 
     _TRAFFIC = frozenset(
         {"traffic_server", "copy_traffic", "traffic_filter", "traffic_view", "traffic_detail"}
@@ -135,6 +147,24 @@ class BottomDock(QTabWidget):
             self._build_history()
             return getattr(self, name)
         raise AttributeError(name)
+
+    @Slot(bool)
+    def _show_messages_tab(self, on: bool) -> None:
+        """The Messages (traffic) tab in developer mode only; off, the Log tab takes its place."""
+        index = self.indexOf(self._traffic_page)
+        if not on and self.currentIndex() == index:
+            self.setCurrentWidget(self._log_page)
+        self.setTabVisible(index, on)
+
+    def messages_tab_shown(self) -> bool:
+        return self.isTabVisible(self.indexOf(self._traffic_page))
+
+    def show_log(self, server: str | None) -> None:
+        """The Log tab, on `server`'s lines (None: every server's), from the lowest level."""
+        self.setCurrentWidget(self._log_page)
+        i = self.log_server.findData(server) if server is not None else 0
+        self.log_server.setCurrentIndex(max(0, i))
+        self.log_level.setCurrentIndex(0)
 
     @Slot(int)
     def _tab_shown(self, index: int) -> None:
@@ -153,11 +183,11 @@ class BottomDock(QTabWidget):
         tbar = QHBoxLayout()
         self.traffic_server = ServerFilterCombo()
         self.traffic_server.set_servers(self._servers)
-        self.copy_traffic = QPushButton("Copy message")
+        self.copy_traffic = QPushButton(self.tr("Copy message"))
         self.copy_traffic.clicked.connect(self.copy_selected_traffic)
-        tclear = QPushButton("Clear")
+        tclear = QPushButton(self.tr("Clear"))
         tclear.clicked.connect(self.traffic_model.clear)
-        tbar.addWidget(plain_label("Server:", wrap=False))
+        tbar.addWidget(plain_label(self.tr("Server:"), wrap=False))
         tbar.addWidget(self.traffic_server)
         tbar.addStretch(1)
         tbar.addWidget(self.copy_traffic)
@@ -169,7 +199,7 @@ class BottomDock(QTabWidget):
         self.traffic_view = _table(self.traffic_filter, "trafficTable")
         self.traffic_detail = QPlainTextEdit()
         self.traffic_detail.setReadOnly(True)
-        self.traffic_detail.setAccessibleName("Message")
+        self.traffic_detail.setAccessibleName(self.tr("Message"))
         split.addWidget(self.traffic_view)
         split.addWidget(self.traffic_detail)
         split.setSizes([500, 400])
@@ -191,7 +221,7 @@ class BottomDock(QTabWidget):
         self.rerun = QPushButton(self.tr("Re-run with these arguments"))
         self.rerun.setEnabled(False)
         self.rerun.clicked.connect(self._rerun)
-        hbar.addWidget(plain_label("Server:", wrap=False))
+        hbar.addWidget(plain_label(self.tr("Server:"), wrap=False))
         hbar.addWidget(self.history_server)
         hbar.addStretch(1)
         hbar.addWidget(self.rerun)

@@ -87,6 +87,9 @@ def run_gui(argv: list[str]) -> int:
     follow_color_scheme(app)
     if app.platformName() == "offscreen":
         _quiet_offscreen_noise()
+    from app.ui.i18n import install_translators
+
+    install_translators(app)  # before any window: every tr() after this is in the chosen language
     headless = bool(args.smoke_test or args.screenshot)
     instance = None
     if not headless:

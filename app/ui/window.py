@@ -7,24 +7,24 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import re
 import time
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QByteArray, QEvent, QModelIndex, QObject, QSettings, Qt, QTimer, QUrl, Signal, Slot
-from PySide6.QtGui import (
-    QAction,
-    QCloseEvent,
-    QDragEnterEvent,
-    QDragMoveEvent,
-    QDropEvent,
-    QIcon,
-    QKeyEvent,
-    QKeySequence,
-    QPaintEvent,
-    QShortcut,
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QByteArray,
+    QEvent,
+    QModelIndex,
+    QObject,
+    QSettings,
+    Qt,
+    QTimer,
+    QUrl,
+    Signal,
+    Slot,
 )
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDockWidget,
     QFrame,
@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
 from app.ui.bridge import EngineBridge
 from app.ui.catalog_panel import KINDS, CatalogPanel, item_from
 from app.ui.controller import DeskController
+from app.ui.developer_mode import developer_mode
 from app.ui.models.servers import (
     CONNECTING,
     FAILED,
@@ -51,45 +52,54 @@ from app.ui.models.servers import (
     ServerRow,
 )
 from app.ui.safe_text import confirm_and_open, plain_label, plain_tooltip, visible_line
+from app.ui.wording import describe_diff, fill
 
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QInputDialog
+    # Types for annotations only: each Qt class costs its enums' creation when first imported,
+    # and these are not needed before the first paint.
+    from PySide6.QtGui import (
+        QAction,
+        QCloseEvent,
+        QDragEnterEvent,
+        QDragMoveEvent,
+        QDropEvent,
+        QIcon,
+        QKeyEvent,
+        QPaintEvent,
+    )
+    from PySide6.QtWidgets import QInputDialog, QMenu
 
+    from app.config.trust import TrustRequest
+    from app.ui.credentials_action import CredentialsOpener
+    from app.ui.diagnose import DiagnoseButton
     from app.ui.dock import BottomDock
-    from app.ui.models.history import HistoryEntry
     from app.ui.resource_panel import PromptPanel, ResourcePanel
     from app.ui.results import ResultView
+    from app.ui.server_actions import ServerActions
+    from app.ui.sign_in import SignInBox
     from app.ui.tool_panel import ToolPanel
+    from app.ui.tool_runner import ToolRunner
+    from app.ui.trust_dialog import TrustPrompter
 
 logger = logging.getLogger(__name__)
 
-GUIDE = (
-    "Welcome to MCP Desk.\n\n"
-    "MCP servers give AI apps tools: search the web, read files, query a database. "
-    "Here you can try them yourself.\n\n"
-    "1.  The “demo” server on the left is connecting by itself: MCP Desk connects every "
-    "enabled server when it starts. Its tools appear in the middle.\n"
-    "2.  Choose a tool, fill in the form, and press Run (Ctrl+Enter).\n\n"
-    "To add your own server, find one in Servers → Browse the server directory, open a server "
-    "package (.mcpb), or press “Add server…” and paste the command line or the snippet from the "
-    "server's README. You do not need Node.js or uv: MCP Desk has its own. API keys you enter "
-    "are kept in your computer's keychain."
+CATALOG_MAX_MIN_WIDTH = 300  # the most the catalog's column insists on (px) to show its tabs
+
+GUIDE = str(
+    QT_TRANSLATE_NOOP(
+        "MainWindow",
+        "Welcome to MCP Desk.\n\n"
+        "MCP servers give AI apps tools: search the web, read files, query a database. "
+        "Here you can try them yourself.\n\n"
+        "1.  The “demo” server on the left is connecting by itself: MCP Desk connects every "
+        "enabled server when it starts. Its tools appear in the middle.\n"
+        "2.  Choose a tool, fill in the form, and press Run (Ctrl+Enter).\n\n"
+        "To add your own server, find one in Servers → Browse the server directory, open a server "
+        "package (.mcpb), or press “Add server…” and paste the command line or the snippet from the "
+        "server's README. You do not need Node.js or uv: MCP Desk has its own. API keys you enter "
+        "are kept in your computer's keychain.",
+    )
 )
-
-KIND_NOUNS = {"tools": "tool", "resources": "resource", "resource_templates": "template", "prompts": "prompt"}
-
-
-def describe_diff(kind: str, diff: Any) -> tuple[str, str]:
-    """("2 tools added, 1 removed", "added: a, b\nremoved: c") for the notice and its tooltip."""
-    noun = KIND_NOUNS.get(kind, kind)
-    parts: list[str] = []
-    details: list[str] = []
-    for label, names in (("added", diff.added), ("removed", diff.removed), ("changed", diff.changed)):
-        if names:
-            n = len(names)
-            parts.append(f"{n} {noun}{'s' if n != 1 else ''} {label}" if not parts else f"{n} {label}")
-            details.append(f"{label}: {', '.join(names)}")
-    return ", ".join(parts), "\n".join(details)
 
 
 # Python's logging, and most servers' loggers, start a stderr line with the level name.
@@ -113,7 +123,7 @@ def icon_from_server(icons: list[Any]) -> QIcon | None:
     import base64
     import binascii
 
-    from PySide6.QtGui import QPixmap
+    from PySide6.QtGui import QIcon, QPixmap
 
     for spec in icons:
         src = str(spec.get("src", "")) if isinstance(spec, dict) else ""
@@ -127,6 +137,12 @@ def icon_from_server(icons: list[Any]) -> QIcon | None:
         if pix.loadFromData(data):
             return QIcon(pix)
     return None
+
+
+def _key_event_class() -> type[QKeyEvent]:
+    from PySide6.QtGui import QKeyEvent
+
+    return QKeyEvent
 
 
 def _focusables(root: QWidget) -> list[QWidget]:
@@ -165,6 +181,15 @@ class MainWindow(QMainWindow):
     notice_shown = Signal(str)
     resource_refreshed = Signal(str, str)  # server, uri: a subscribed resource was read again
 
+    # The menus' actions (made by app/ui/menus.py), kept here for the code and tests that reach them.
+    install_bundle_action: QAction
+    import_menu: QMenu
+    credentials: CredentialsOpener
+    log_action: QAction
+    developer_action: QAction
+    language_menu: QMenu
+    guide_action: QAction
+
     def __init__(self, controller: DeskController | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.controller = controller or DeskController(self)
@@ -172,12 +197,12 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self._painted = False
         self._loaded: set[str] = set()  # servers whose first catalog has been shown
-        self._call_task: asyncio.Task[Any] | None = None
-        self._call_id: str | None = None
-        self._call_server: str | None = None
+        self._runner: ToolRunner | None = None  # run, cancel, the destructive-tool question, history
         self._restoring: tuple[str, str, str] | None = None
         self._refreshing = False
-        self.rename_dialog: QInputDialog | None = None  # open while Rename… asks for a name
+        self._server_actions: ServerActions | None = None  # edit, duplicate, rename, remove, import…
+        # Developer mode as the person left it (off on a first start).
+        developer_mode().set_enabled(self._setting_on("developerMode"))
 
         # Models and panels
         self.server_model = ServerListModel(self)
@@ -207,24 +232,30 @@ class MainWindow(QMainWindow):
         self.overview_title.setFont(f)
         self.overview_title.setStyleSheet("padding: 0 12px;")
         gl.addWidget(self.overview_title)
-        from app.ui.sign_in import SignInBox
-
         # Sign in needed / waiting for the browser / signed in as …: what the engine said last.
-        self.sign_in_box = SignInBox()
-        gl.addWidget(self.sign_in_box)
+        # Built the first time a server has something to say about signing in (here, index 1).
+        self._overview_layout = gl
+        self._sign_in_box: SignInBox | None = None
         self.overview_reason = plain_label("")
         self.overview_reason.setObjectName("failureReason")
-        self.overview_reason.setStyleSheet(
-            "background: #fdecea; color: #8b1a1a; border: 1px solid #f5c2c0;"
-            " border-radius: 4px; padding: 8px;"
-        )
         self.overview_reason.hide()
         gl.addWidget(self.overview_reason)
         # Diagnose under a server that could not connect (app/ui/diagnose.py).
-        from app.ui.diagnose import DiagnoseButton
-
-        self.diagnose_button = DiagnoseButton(self)
-        gl.addWidget(self.diagnose_button, 0, Qt.AlignmentFlag.AlignLeft)
+        # Built when a server first fails (the diagnose module is not needed for a first paint).
+        self._diagnose_button: DiagnoseButton | None = None
+        # What the server printed, in the activity log (opened on this server's lines).
+        self.show_log_button = QPushButton(self.tr("Show log"))
+        self.show_log_button.setObjectName("showLogButton")
+        self.show_log_button.setFlat(True)
+        self.show_log_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.show_log_button.setToolTip(self.tr("Open the activity log on what this server printed"))
+        self.show_log_button.clicked.connect(lambda: self.show_log(self.current_server()))
+        self.show_log_button.hide()
+        self._failure_row = QHBoxLayout()
+        self._failure_row.setContentsMargins(0, 0, 0, 0)
+        self._failure_row.addWidget(self.show_log_button)
+        self._failure_row.addStretch(1)
+        gl.addLayout(self._failure_row)
         self.overview_info = plain_label("")
         self.overview_info.setStyleSheet("padding: 4px 12px;")
         gl.addWidget(self.overview_info)
@@ -258,32 +289,38 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(self.servers)
         self.splitter.addWidget(self.catalog)
         self.splitter.addWidget(self.right)
-        self.splitter.setStretchFactor(0, 2)
-        self.splitter.setStretchFactor(1, 3)
-        self.splitter.setStretchFactor(2, 6)
-        self.splitter.setSizes([240, 300, 660])
+        # A wider window gives its room to the form and the answer; the lists keep their width.
+        # No column can be dragged to nothing (a collapsed list looks like a missing one).
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setStretchFactor(0, 0)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setStretchFactor(2, 4)
         self.setCentralWidget(self.splitter)
+        self._fit_columns()
+        self.splitter.setSizes(self.column_sizes(1280))
 
         # The dock's Log/Traffic/History tabs are filled in just after the first paint (or when
         # first needed): nothing reaches them before the engine starts, which is later still.
         self._bottom: BottomDock | None = None
-        self.dock = QDockWidget("Log and traffic", self)
+        # Hidden by default (a person first needs the form and the answer), closable, and back
+        # from View → Activity log or a failed server's "Show log"; whether it is shown is kept
+        # in the window's settings.
+        self.dock = QDockWidget(self.tr("Activity log"), self)
         self.dock.setObjectName("bottomDock")
         self.dock.setWidget(QWidget())
         self.dock.setFeatures(
             QDockWidget.DockWidgetFeature.DockWidgetMovable
             | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+            | QDockWidget.DockWidgetFeature.DockWidgetClosable
         )
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.dock)
         self.resizeDocks([self.dock], [170], Qt.Orientation.Vertical)
+        self.dock.hide()
 
         # A flat button: hover shows the names, a click shows them too (buttons never render HTML).
         self.notice = QPushButton()
         self.notice.setObjectName("notice")
         self.notice.setFlat(True)
-        self.notice.setStyleSheet(
-            "background: #e3f2fd; color: #0d47a1; padding: 2px 8px; border-radius: 4px;"
-        )
         self.notice.clicked.connect(self._notice_details)
         self.notice.hide()
         self.statusBar().addPermanentWidget(self.notice)
@@ -291,77 +328,69 @@ class MainWindow(QMainWindow):
         self._notice_timer.setSingleShot(True)
         self._notice_timer.timeout.connect(self.notice.hide)
 
-        self._build_menu()
+        self._apply_colours()
+        from app.ui.menus import WindowMenus
+
+        self.menus = WindowMenus(self)  # Servers, View (activity log, developer mode, language), Help
         self._build_shortcuts()
         self._build_tab_order()
         self._wire()
-        from app.ui.trust_dialog import TrustPrompter
-
-        self.trust_prompter = TrustPrompter(self)  # "Allow this program to run?" asks over this window
-        self.controller.trust_prompt = self.trust_prompter
+        # "Allow this program to run?" asks over this window; its dialog module loads when asked.
+        self._trust_prompter: TrustPrompter | None = None
+        self.controller.trust_prompt = self._ask_trust
         self.controller.approval_changed.connect(self.reload_servers)
         self.reload_servers()
         if self.controller.config_error:
             self.statusBar().showMessage(
-                visible_line(f"The server list could not be read: {self.controller.config_error}")
+                visible_line(
+                    fill(self.tr("The server list could not be read: %1"), self.controller.config_error)
+                )
             )
         elif self.controller.config_warnings:
             self._show_config_problem("\n".join(self.controller.config_warnings))
 
     # --- construction -------------------------------------------------------------------------
-    def _build_menu(self) -> None:
-        m = self.menuBar().addMenu("&Servers")
-        add = QAction("&Add server…", self)
-        add.triggered.connect(self.add_server)
-        m.addAction(add)
-        # The ways to add a server found elsewhere: the directory, a package file, a link.
-        from app.ui.bundle_dialog import choose_bundle, menu_text
-        from app.ui.open_target import add_link_actions
-        from app.ui.registry_action import add_browse_action
+    def _apply_colours(self) -> None:
+        """The coloured boxes in the palette's colours (theme.py): again on every palette change,
+        so a dark window never shows a light box."""
+        from app.ui.theme import notice_style
 
-        add_browse_action(self, m)
-        package = QAction(menu_text(), self)
-        package.setObjectName("installBundleAction")
-        package.triggered.connect(lambda: choose_bundle(self))
-        m.addAction(package)
-        self.install_bundle_action = package
-        self.setAcceptDrops(True)  # a package dropped on the window is installed
-        add_link_actions(self, m)  # "Open an install link…", and Ctrl+V of a link on the list
-        self.import_menu = m.addMenu("&Import from")
-        for label, source in (
-            ("Claude Desktop", "claude"),
-            ("Cursor", "cursor"),
-            ("VS Code", "vscode"),
-            ("File…", "file"),
-        ):
-            a = QAction(label, self)
-            a.triggered.connect(lambda _=False, s=source: self.import_from(s))
-            self.import_menu.addAction(a)
-        exp = QAction("&Export…", self)
-        exp.triggered.connect(self.export_servers)
-        m.addAction(exp)
-        m.addSeparator()
-        connect_all = QAction("Connect &all", self)
-        connect_all.triggered.connect(lambda: self.controller.spawn(self.controller.connect_enabled()))
-        m.addAction(connect_all)
-        m.addSeparator()
-        from app.ui.credentials_action import CredentialsOpener
+        self.overview_reason.setStyleSheet(notice_style("error", "QLabel#failureReason"))
+        self.notice.setStyleSheet(f"QPushButton#notice {{ {notice_style('info')} padding: 2px 8px; }}")
+        self.show_log_button.setStyleSheet(
+            "QPushButton#showLogButton { color: palette(link); text-decoration: underline;"
+            " border: none; padding: 4px 8px; }"
+        )
 
-        self.credentials = CredentialsOpener(self, m)  # "Keys and sign-ins…", menu and toolbar
-        m.addSeparator()
-        quit_ = QAction("&Quit", self)
-        # The platform's Quit keys; Ctrl+Q where it has none (Windows, the offscreen platform).
-        keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Quit) or [QKeySequence("Ctrl+Q")]
-        quit_.setShortcuts(keys)
-        quit_.triggered.connect(self.close)
-        m.addAction(quit_)
-        v = self.menuBar().addMenu("&View")
-        v.addAction(self.dock.toggleViewAction())
-        h = self.menuBar().addMenu(self.tr("&Help"))
-        self.guide_action = QAction(self.tr("&Welcome guide"), self)
-        self.guide_action.setObjectName("welcomeGuideAction")
-        self.guide_action.triggered.connect(self.show_guide)
-        h.addAction(self.guide_action)
+    def _fit_columns(self) -> None:
+        """The catalog's column at least as wide as its tabs ("Tools (13)", "Resources (4)", …):
+        the counts and the language change their width, and a clipped tab bar hides a kind."""
+        # The tab pane's frame on each side: a few pixels (not asked of QStyle, whose enums cost
+        # tens of milliseconds to create before the first paint).
+        need = self.catalog.tabs.tabBar().sizeHint().width() + 2 * 2
+        lay = self.catalog.layout()
+        if lay is not None:
+            m = lay.contentsMargins()
+            need += m.left() + m.right()
+        need += 4  # the list's own frame
+        # Past this the tabs' words are elided rather than the form squeezed: at 1024 wide the
+        # form and its answer need the room more than "Resources (12)" needs all its letters.
+        need = min(need, CATALOG_MAX_MIN_WIDTH)
+        if need > self.catalog.minimumWidth():
+            self.catalog.setMinimumWidth(need)
+
+    def column_sizes(self, width: int) -> list[int]:
+        """The three columns for a window `width` wide: the lists at their comfortable width
+        (narrower at 1024), the form and its answer the rest."""
+        servers = max(self.servers.minimumSizeHint().width(), 220 if width < 1200 else 250)
+        catalog = max(self.catalog.minimumWidth(), 280 if width < 1200 else 320)
+        return [servers, catalog, max(width - servers - catalog, 300)]
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        palette_events = (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange)
+        if event.type() in palette_events and hasattr(self, "notice"):
+            self._apply_colours()
 
     def _build_shortcuts(self) -> None:
         QShortcut(QKeySequence.StandardKey.Find, self).activated.connect(self.catalog.focus_search)
@@ -374,14 +403,20 @@ class MainWindow(QMainWindow):
         → the selected tool's form → Run. The panels on the right are built later than the
         dock, so without this Tab from the list jumped to the Log tab."""
         QWidget.setTabOrder(self.servers.view, self.catalog.search)
+        self.servers.view.installEventFilter(self)
         for view in self.catalog.views.values():
             QWidget.setTabOrder(self.catalog.search, view)
             view.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ShortcutOverride and watched is self.servers.view:
+            # A key on the list before the link actions were added (Ctrl+V of an install link):
+            # added now, before Qt looks up the key's shortcut. Not on focus: the list takes the
+            # focus as the window opens, before its first paint.
+            self.menus.link_actions()
         if (
             event.type() == QEvent.Type.KeyPress
-            and isinstance(event, QKeyEvent)
+            and isinstance(event, _key_event_class())
             and event.key() == Qt.Key.Key_Tab
             and event.modifiers() in (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier)
             and watched in self.catalog.views.values()
@@ -424,12 +459,6 @@ class MainWindow(QMainWindow):
         b.progress_reported.connect(self.on_progress)
         b.resource_updated.connect(self.on_resource_updated)
         b.sign_in_waiting.connect(self.on_sign_in_waiting)
-        self.sign_in_box.sign_in_clicked.connect(lambda name: self.on_server_action("sign_in", name))
-        self.sign_in_box.cancel_clicked.connect(lambda name: self.on_server_action("cancel_sign_in", name))
-        self.sign_in_box.sign_out_clicked.connect(lambda name: self.on_server_action("sign_out", name))
-        self.sign_in_box.link_copied.connect(
-            lambda _name: self.statusBar().showMessage(self.tr("Sign-in link copied"), 5000)
-        )
         self.controller.servers_changed.connect(self.reload_servers)
         self.controller.config_failed.connect(self._show_config_problem)
         self.controller.config_warning.connect(self._show_config_problem)
@@ -448,8 +477,8 @@ class MainWindow(QMainWindow):
             from app.ui.dock import BottomDock
 
             b = self._bottom = BottomDock()
-            b.history_selected.connect(self.show_history)
-            b.rerun_requested.connect(self.rerun_history)
+            b.history_selected.connect(self.runner.show_history)
+            b.rerun_requested.connect(self.runner.rerun_history)
             b.set_servers(self.server_model.names())
             old = self.dock.widget()
             self.dock.setWidget(b)
@@ -460,6 +489,26 @@ class MainWindow(QMainWindow):
     def _after_first_paint(self) -> None:
         # One loop turn later: the painted window answers input first.
         QTimer.singleShot(0, lambda: self.bottom)
+        QTimer.singleShot(0, self.menus.link_actions)
+
+    # Made by WindowMenus.link_actions after the first paint; asked for earlier, made now.
+    @property
+    def open_link_action(self) -> QAction:
+        self.menus.link_actions()
+        return self._open_link_action
+
+    @open_link_action.setter
+    def open_link_action(self, action: QAction) -> None:
+        self._open_link_action = action
+
+    @property
+    def link_paste_shortcut(self) -> QShortcut:
+        self.menus.link_actions()
+        return self._link_paste_shortcut
+
+    @link_paste_shortcut.setter
+    def link_paste_shortcut(self, shortcut: QShortcut) -> None:
+        self._link_paste_shortcut = shortcut
 
     # --- right-hand panels, built on first use -------------------------------------------------
     @property
@@ -506,6 +555,66 @@ class MainWindow(QMainWindow):
     def _wire_result(self, rv: ResultView) -> None:
         rv.link_requested.connect(self.open_link)
         rv.resource_link_clicked.connect(self.read_resource_link)
+
+    @property
+    def runner(self) -> ToolRunner:
+        """Runs the shown tool (app/ui/tool_runner.py), made on first use."""
+        if self._runner is None:
+            from app.ui.tool_runner import ToolRunner
+
+            self._runner = ToolRunner(self)
+        return self._runner
+
+    @property
+    def server_actions(self) -> ServerActions:
+        """Edit, duplicate, rename, disable, remove, import, export (app/ui/server_actions.py)."""
+        if self._server_actions is None:
+            from app.ui.server_actions import ServerActions
+
+            self._server_actions = ServerActions(self)
+        return self._server_actions
+
+    @property
+    def trust_prompter(self) -> TrustPrompter:
+        """Shows the trust dialog (app/ui/trust_dialog.py), made on first use."""
+        if self._trust_prompter is None:
+            from app.ui.trust_dialog import TrustPrompter
+
+            self._trust_prompter = TrustPrompter(self)
+        return self._trust_prompter
+
+    async def _ask_trust(self, request: TrustRequest) -> bool:
+        return await self.trust_prompter(request)
+
+    @property
+    def sign_in_box(self) -> SignInBox:
+        """The overview's sign-in box (app/ui/sign_in.py), made when first needed."""
+        if self._sign_in_box is None:
+            from app.ui.sign_in import SignInBox
+
+            box = self._sign_in_box = SignInBox()
+            box.sign_in_clicked.connect(lambda name: self.on_server_action("sign_in", name))
+            box.cancel_clicked.connect(lambda name: self.on_server_action("cancel_sign_in", name))
+            box.sign_out_clicked.connect(lambda name: self.on_server_action("sign_out", name))
+            box.link_copied.connect(
+                lambda _name: self.statusBar().showMessage(self.tr("Sign-in link copied"), 5000)
+            )
+            self._overview_layout.insertWidget(1, box)  # under the title
+        return self._sign_in_box
+
+    @property
+    def diagnose_button(self) -> DiagnoseButton:
+        """Diagnose… beside Show log under a failed server (app/ui/diagnose.py)."""
+        if self._diagnose_button is None:
+            from app.ui.diagnose import DiagnoseButton
+
+            self._diagnose_button = DiagnoseButton(self)
+            self._failure_row.insertWidget(0, self._diagnose_button)
+        return self._diagnose_button
+
+    def built_tool_panel(self) -> ToolPanel | None:
+        """The tool panel if it was built (without building it)."""
+        return self._tool_panel
 
     def _shown_tool(self) -> tuple[str | None, Any]:
         """(server, tool) the tool panel shows, without building the panel."""
@@ -570,30 +679,7 @@ class MainWindow(QMainWindow):
 
     @Slot(str, str)
     def on_server_action(self, action: str, name: str) -> None:
-        c = self.controller
-        # The row, the overview and the middle change with the engine's events, not here.
-        if action == "connect":
-            c.spawn(c.connect_server(name))
-        elif action == "disconnect":
-            c.spawn(c.disconnect_server(name))
-        elif action == "reconnect":
-            c.spawn(c.reconnect_server(name))
-        elif action == "edit":
-            self.edit_server(name)
-        elif action == "duplicate":
-            c.spawn(self.duplicate_server(name), self._show_error)
-        elif action == "remove":
-            c.spawn(self.remove_server(name), self._show_error)
-        elif action == "rename":
-            c.spawn(self.rename_server(name), self._show_error)
-        elif action in ("disable", "enable"):
-            self.set_server_enabled(name, action == "enable")
-        elif action == "sign_in":
-            c.spawn(c.sign_in(name), self._show_error)
-        elif action == "cancel_sign_in":
-            c.spawn(c.cancel_sign_in(name), self._show_error)
-        elif action == "sign_out":
-            c.spawn(c.sign_out(name), self._show_error)
+        self.server_actions.on_action(action, name)  # app/ui/server_actions.py
 
     @Slot(str)
     def on_signed_out(self, name: str) -> None:
@@ -616,147 +702,38 @@ class MainWindow(QMainWindow):
 
     def _show_error(self, exc: BaseException) -> None:
         logger.warning("action failed: %s", exc)
-        self.statusBar().showMessage(visible_line(f"Failed: {exc}"), 10000)  # may quote the server
+        # May quote the server: one visible line.
+        self.statusBar().showMessage(visible_line(fill(self.tr("That did not work: %1"), exc)), 10000)
 
     @Slot(str)
     def _show_config_problem(self, text: str) -> None:
         # Plain text (a file name or a server name may hold anything); the first line, the rest
         # in the log.
         first = text.splitlines()[0] if text else ""
-        self.statusBar().showMessage(self.tr("Server list: {0}").format(visible_line(first)), 30000)
-
-    def _config_broken(self) -> bool:
-        """Changing the list while servers.json does not parse would overwrite what the user wrote."""
-        err = self.controller.config_error
-        if err:
-            self.statusBar().showMessage(visible_line(f"Fix the server list file first: {err}"), 15000)
-        return err is not None
+        self.statusBar().showMessage(fill(self.tr("Server list: %1"), visible_line(first)), 30000)
 
     @Slot()
     def add_server(self) -> None:
-        from app.ui.server_dialog import open_server_dialog
-
-        if self._config_broken():
-            return
-        self.controller.spawn(open_server_dialog(self, None), self._show_error)
+        self.server_actions.add_server()
 
     def edit_server(self, name: str) -> None:
-        from app.ui.server_dialog import open_server_dialog
-
-        self.controller.spawn(open_server_dialog(self, name), self._show_error)
+        self.server_actions.edit_server(name)
 
     def import_from(self, source: str) -> None:
-        from app.ui.server_dialog import import_servers
-
-        if self._config_broken():
-            return
-        self.controller.spawn(import_servers(self, source), self._show_error)
+        self.server_actions.import_from(source)
 
     def export_servers(self) -> None:
-        from app.ui.server_dialog import export_servers
-
-        export_servers(self)
-
-    async def duplicate_server(self, name: str) -> None:
-        import copy
-
-        c = self.controller
-        entry = c.entry(name)
-        if entry is None:
-            return
-        new = copy.deepcopy(entry)
-        new.name = c.store.unique_name(f"{name}-copy")
-        # Secrets are stored per server: copy each referenced one to the new name (off the GUI thread).
-        for ref in sorted(entry.secret_refs()):
-            value = await c.secrets.aget(name, ref)
-            if value is not None:
-                await c.secrets.aset(new.name, ref, value)
-        c.store.add(new)
-        c.save()
-        self.servers.select(new.name)
+        self.server_actions.export_servers()
 
     async def rename_server(self, name: str) -> str | None:
-        """Ask for a new name and rename the server (its keys and settings follow, as after Edit);
-        returns the new name, None when nothing changed."""
-        from PySide6.QtWidgets import QInputDialog, QLineEdit
-
-        from app.config.store import name_problem
-        from app.ui.async_dialogs import run_dialog
-
-        c = self.controller
-        if self._config_broken() or c.entry(name) is None:
-            return None
-        dialog = QInputDialog(self)
-        dialog.setWindowTitle(self.tr("Rename server"))
-        dialog.setLabelText(self.tr("New name for “{0}”:").format(visible_line(name)))
-        dialog.setTextEchoMode(QLineEdit.EchoMode.Normal)
-        dialog.setTextValue(name)
-        dialog.setOkButtonText(self.tr("Rename"))
-        self.rename_dialog = dialog  # tests reach it here
-        try:
-            accepted = await run_dialog(dialog) == QInputDialog.DialogCode.Accepted
-            new = dialog.textValue().strip()
-        finally:
-            self.rename_dialog = None
-            dialog.deleteLater()
-        if not accepted or not new or new == name:
-            return None
-        problem = name_problem(new)
-        if problem is None and c.entry(new) is not None:
-            problem = self.tr("a server named “{0}” already exists").format(visible_line(new))
-        if problem is not None:
-            self.statusBar().showMessage(self.tr("Not renamed: {0}").format(visible_line(problem)), 15000)
-            return None
-        # As the Edit dialog does: the old connection goes, the keys move, then the list is saved
-        # (the controller connects the server under its new name if it is enabled).
-        await c.forget(name)
-        await c.secrets.arename_server(name, new)
-        c.store.rename(name, new)
-        c.save()
-        self.servers.select(new)
-        return new
-
-    def set_server_enabled(self, name: str, enabled: bool) -> None:
-        """Disable or enable a server (saved; the controller disconnects or connects it)."""
-        c = self.controller
-        entry = c.entry(name)
-        if entry is None or self._config_broken():
-            return
-        entry.disabled = not enabled
-        c.store.update(entry)
-        try:
-            c.save()
-        except Exception as exc:  # ConfigError, OSError: said, the list shows what the store holds
-            self._show_error(exc)
+        return await self.server_actions.rename_server(name)
 
     async def remove_server(self, name: str) -> None:
-        from PySide6.QtWidgets import QMessageBox
+        await self.server_actions.remove_server(name)
 
-        from app.ui.async_dialogs import ask
-
-        c = self.controller
-        ok, delete_secrets = await ask(
-            self,
-            "Remove server",
-            f"Remove the server “{name}” from MCP Desk?",
-            yes="Remove",
-            no="Keep",
-            checkbox="Also delete its saved secrets (API keys) from the keychain",
-            icon=QMessageBox.Icon.Warning,
-        )
-        if not ok:
-            return
-        await c.forget(name)
-        self._clear_server(name)
-        from app.ui.bundle_dialog import bundle_folder_of, remove_bundle_files
-
-        package_folder = bundle_folder_of(c.store, name)  # installed from a package: its files go too
-        c.store.remove(name)
-        c.save()
-        if package_folder is not None:
-            await remove_bundle_files(package_folder)
-        if delete_secrets:
-            await c.secrets.adelete_server(name)
+    @property
+    def rename_dialog(self) -> QInputDialog | None:
+        return self.server_actions.rename_dialog
 
     # --- a .mcpb/.dxt dropped on the window is installed ----------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
@@ -824,6 +801,7 @@ class MainWindow(QMainWindow):
         for kind in KINDS:
             self.catalog.models[kind].clear_server(server)
         self.catalog.update_counts()
+        self._fit_columns()
         if self._shown_tool()[0] == server and self.right.currentWidget() is self._tool_panel:
             self.right.setCurrentWidget(self.guide)
 
@@ -849,6 +827,7 @@ class MainWindow(QMainWindow):
         if kind == "tools":
             self.server_model.update_tool_count(server, len(items))
         self.catalog.update_counts()
+        self._fit_columns()
         return result
 
     def _still_current(self, kind: str) -> bool:
@@ -874,7 +853,7 @@ class MainWindow(QMainWindow):
                 self.tool_panel.show_tool(server, tools[name], keep_input=True)
         if diff:
             text, details = describe_diff(kind, diff)
-            self.show_notice(f"{server}: {text}", details)
+            self.show_notice(fill(self.tr("%1: %2"), server, text), details)
 
     @Slot()
     def _notice_details(self) -> None:
@@ -908,8 +887,8 @@ class MainWindow(QMainWindow):
 
     @Slot(str, str, float, object, str)
     def on_progress(self, server: str, call_id: str, progress: float, total: Any, message: str) -> None:
-        if call_id == self._call_id and self._tool_panel is not None:
-            self._tool_panel.set_progress(progress, total, message)
+        if self._runner is not None:  # no call was ever run: the progress is not ours
+            self._runner.on_progress(call_id, progress, total, message)
 
     @Slot(str, str)
     def on_resource_updated(self, server: str, uri: str) -> None:
@@ -951,58 +930,58 @@ class MainWindow(QMainWindow):
         row = self.server_model.server(server) if server else None
         self.overview_reason.hide()
         self.overview_info.setText("")
-        self.diagnose_button.show_for(server if row is not None and row.state == FAILED else None)
+        failed = row is not None and row.state == FAILED
+        if failed or self._diagnose_button is not None:
+            self.diagnose_button.show_for(server if failed else None)
+        self.show_log_button.setVisible(row is not None and row.state == FAILED)
         if row is None:
             self.catalog.empty.setText("")
             self.overview_title.setText("")
-            self.sign_in_box.clear()
+            if self._sign_in_box is not None:
+                self._sign_in_box.clear()
             return
-        status = "failed" if row.state == FAILED else row.status_text()
+        # The reason is in the box below (a failure, a sign-in): the title says only what it is.
+        status = self.tr("couldn't connect") if row.state == FAILED else row.status_text()
         if row.state == NEEDS_SIGN_IN:
-            status = self.tr("sign in needed")  # the reason is in the box below
-        self.overview_title.setText(f"{server} — {status}")
+            status = self.tr("sign in needed")
+        self.overview_title.setText(fill(self.tr("%1 — %2"), server, status))
         if row.state == NEEDS_SIGN_IN:
             self.sign_in_box.show_needed(server, row.reason)
         elif row.waiting_for_sign_in:
             self.sign_in_box.show_waiting(server, row.sign_in_url)
         elif row.state == READY and row.signed_in:
             self.sign_in_box.show_signed_in(server, row.auth)
-        else:
-            self.sign_in_box.clear()
+        elif self._sign_in_box is not None:
+            self._sign_in_box.clear()
         if row.state == NEEDS_SIGN_IN:
-            self.catalog.empty.setText(
-                self.tr("Sign in to {server} to see its tools.").format(server=visible_line(server))
-            )
+            self.catalog.empty.setText(fill(self.tr("Sign in to %1 to see its tools."), visible_line(server)))
         elif row.waiting_for_sign_in:
-            self.catalog.empty.setText(
-                self.tr("Waiting for you to sign in to {server}…").format(server=visible_line(server))
-            )
+            waiting = self.tr("Waiting for you to sign in to %1…")
+            self.catalog.empty.setText(fill(waiting, visible_line(server)))
         elif row.state == FAILED:
-            self.catalog.empty.setText(
-                self.tr("Couldn't connect to {server}: {reason}").format(server=server, reason=row.reason)
-            )
+            self.catalog.empty.setText(fill(self.tr("Couldn't connect to %1: %2"), server, row.reason))
             self.overview_reason.setText(
-                self.tr(
-                    "Could not connect to “{server}”:\n{reason}\n\n"
-                    "Fix the server's settings with Edit: saving a change tries again by itself "
-                    "(Reconnect tries again as it is). "
-                    "The Log tab below shows what the server printed."
-                ).format(server=server, reason=row.reason)
+                fill(
+                    self.tr(
+                        "Couldn't connect to “%1”:\n%2\n\n"
+                        "Fix the server's settings with Edit: saving a change tries again by itself "
+                        "(Reconnect tries again as it is). "
+                        "Show log shows what the server printed."
+                    ),
+                    server,
+                    row.reason,
+                )
             )
             self.overview_reason.show()
         elif row.state in (CONNECTING, INSTALLING):
-            self.catalog.empty.setText(
-                self.tr("Connecting to {server}… its tools will appear here.").format(server=server)
-            )
+            self.catalog.empty.setText(fill(self.tr("Connecting to %1… its tools will appear here."), server))
         elif row.waiting_for_approval and not row.declined:
             self.catalog.empty.setText(
-                self.tr("{server} waits for your approval to run: its tools will appear here.").format(
-                    server=server
-                )
+                fill(self.tr("%1 waits for your approval to run: its tools will appear here."), server)
             )
         elif row.state != READY:
             self.catalog.empty.setText(
-                self.tr("{server} is not connected. Press Connect to see its tools.").format(server=server)
+                fill(self.tr("%1 is not connected. Press Connect to see its tools."), server)
             )
         else:
             self.catalog.empty.setText("")
@@ -1019,12 +998,12 @@ class MainWindow(QMainWindow):
             version = getattr(info, "version", "") or ""
             lines.append(f"{name} {version}".strip())
         version = getattr(conn, "protocol_version", None)
-        if version:
-            lines.append(f"Protocol {version}")
+        if version and developer_mode().enabled():
+            lines.append(self.tr("Protocol %1").replace("%1", str(version)))
         instructions = getattr(conn, "instructions", None)
         if instructions:
             lines += ["", str(instructions)]
-        lines += ["", "Choose a tool, resource or prompt in the middle to try it."]
+        lines += ["", self.tr("Choose a tool, resource or prompt in the middle to try it.")]
         return "\n".join(lines)
 
     @Slot(str, object)
@@ -1048,102 +1027,25 @@ class MainWindow(QMainWindow):
             self.prompt_panel.show_prompt(item.server, item.obj)
             self.right.setCurrentWidget(self.prompt_panel)
 
-    # --- running tools ------------------------------------------------------------------------
+    # --- running tools (app/ui/tool_runner.py) ------------------------------------------------
     @Slot()
     def run_current(self) -> None:
-        if (
-            self._tool_panel is None
-            or self.right.currentWidget() is not self._tool_panel
-            or self._tool_panel.tool is None
-        ):
-            return
-        if self._call_task is not None and not self._call_task.done():
-            return
-        if not self.tool_panel.can_run():
-            return
-        self._call_task = self.controller.spawn(self._run(self.tool_panel.server or "", self.tool_panel.tool))
+        self.runner.run_current()
 
     async def _run(self, server: str, tool: Any, arguments: Any = None) -> None:
-        form = self.tool_panel.form
-        if arguments is None:
-            errors = form.errors() if form is not None else []  # type: ignore[attr-defined]
-            if errors:
-                form.show_errors(errors)  # type: ignore[union-attr]
-                form.focus_first_error()  # type: ignore[union-attr]
-                self.tool_panel.result.clear("Please correct the highlighted fields first.")
-                return
-            arguments = self.tool_panel.form_value()
-        from app.ui.tool_panel import is_destructive
+        await self.runner.run(server, tool, arguments)
 
-        conn = self.controller.connection(server)
-        # The server may have changed the tool since it was shown: its current definition decides.
-        current = conn.catalog.tools.get(tool.name) if conn is not None else None
-        tool = current if current is not None else tool
-        if is_destructive(tool) and not self.controller.is_trusted(server, tool.name):
-            from PySide6.QtWidgets import QMessageBox
+    @property
+    def _call_task(self) -> asyncio.Task[Any] | None:
+        return self._runner.task if self._runner is not None else None
 
-            from app.ui.async_dialogs import ask
-
-            ok, always = await ask(
-                self,
-                "Run destructive tool?",
-                f"The tool “{tool.name}” on “{server}” says it may delete or change data. Run it?",
-                yes="Run",
-                no="Cancel",
-                checkbox="Don't ask again for this tool",
-                icon=QMessageBox.Icon.Warning,
-            )
-            if not ok:
-                return
-            if always:
-                self.controller.trust(server, tool.name)
-        from app.ui.models.history import HistoryEntry
-
-        conn = self.controller.connection(server)
-        entry = HistoryEntry(server, tool.name, arguments if isinstance(arguments, dict) else {})
-        self.bottom.history_model.add(entry)
-        self._call_id = os.urandom(8).hex()  # uuid would cost ~9 ms of start-up to import
-        self._call_server = server
-        self.tool_panel.set_running(True)
-        loop = asyncio.get_running_loop()
-        started = loop.time()
-        try:
-            if conn is None:
-                raise RuntimeError(f"{server} is not connected")
-            result = await conn.call_tool(tool.name, entry.arguments, call_id=self._call_id)
-        except asyncio.CancelledError:
-            entry.mark_cancelled()  # a neutral outcome, not a failure
-            self.tool_panel.result.show_cancelled(loop.time() - started)
-            raise
-        except Exception as exc:
-            entry.failure = str(exc) or type(exc).__name__
-            self.tool_panel.result.show_failure(entry.failure, loop.time() - started)
-        else:
-            entry.result = result
-            if self.tool_panel.tool is tool or getattr(self.tool_panel.tool, "name", None) == tool.name:
-                self.tool_panel.result.show_result(result, output_schema=getattr(tool, "output_schema", None))
-        finally:
-            self.tool_panel.set_running(False)
-            self._call_id = None
-            self.bottom.history_model.entry_updated(entry)
-            self.call_finished.emit(server, tool.name)
+    @_call_task.setter
+    def _call_task(self, task: asyncio.Task[Any] | None) -> None:
+        self.runner.task = task
 
     @Slot()
     def cancel_call(self) -> None:
-        if self._call_task is not None and not self._call_task.done():
-            self._call_task.cancel()
-
-    @Slot(object)
-    def show_history(self, entry: HistoryEntry) -> None:
-        self.tool_panel.result.show_entry(entry)  # cancelled and drafts too
-
-    @Slot(object)
-    def rerun_history(self, entry: HistoryEntry) -> None:
-        self.servers.select(entry.server)
-        if self.catalog.select("tools", entry.server, entry.tool) and self.tool_panel.form is not None:
-            # The list may already be on this tool while a resource or prompt is shown.
-            self.right.setCurrentWidget(self.tool_panel)
-            self.tool_panel.form.set_value(entry.arguments)  # type: ignore[attr-defined]
+        self.runner.cancel()
 
     # --- resources and prompts ----------------------------------------------------------------
     @Slot(str, str)
@@ -1152,10 +1054,10 @@ class MainWindow(QMainWindow):
 
     async def _read(self, server: str, uri: str, view: ResultView) -> None:
         conn = self.controller.connection(server)
-        view.clear("Reading…")
+        view.clear(self.tr("Reading…"))
         try:
             if conn is None:
-                raise RuntimeError(f"{server} is not connected")
+                raise RuntimeError(fill(self.tr("%1 is not connected"), server))
             result = await conn.read_resource(uri)
         except Exception as exc:
             view.show_failure(str(exc) or type(exc).__name__)
@@ -1193,7 +1095,7 @@ class MainWindow(QMainWindow):
             conn = self.controller.connection(server)
             try:
                 if conn is None:
-                    raise RuntimeError(f"{server} is not connected")
+                    raise RuntimeError(fill(self.tr("%1 is not connected"), server))
                 result = await conn.get_prompt(name, args)
             except Exception as exc:
                 self.prompt_panel.result.show_failure(str(exc) or type(exc).__name__)
@@ -1208,8 +1110,7 @@ class MainWindow(QMainWindow):
 
     # --- the welcome guide ----------------------------------------------------------------------
     def _guide_dismissed(self) -> bool:
-        value = self.ui_settings().value("guideDismissed", False)
-        return value is True or str(value).lower() == "true"
+        return self._setting_on("guideDismissed")
 
     @Slot()
     def dismiss_guide(self) -> None:
@@ -1225,6 +1126,34 @@ class MainWindow(QMainWindow):
         self.guide_box.show()
         self.right.setCurrentWidget(self.guide)
         self.guide_dismiss.setFocus()
+
+    # --- the activity log, developer mode, language ------------------------------------------
+    @Slot(str)
+    def show_log(self, server: str = "") -> None:
+        """Show the activity log (the dock, on its Log tab), on `server`'s lines when given."""
+        bottom = self.bottom
+        self.dock.show()
+        self.dock.raise_()
+        bottom.show_log(server or None)
+
+    @Slot(bool)
+    def set_developer_mode(self, on: bool) -> None:
+        """View → Developer mode: switched for every view, and remembered."""
+        developer_mode().set_enabled(on)
+        s = self.ui_settings()
+        s.setValue("developerMode", on)
+        s.sync()
+
+    @Slot(bool)
+    def _developer_mode_changed(self, on: bool) -> None:
+        if self.developer_action.isChecked() != on:
+            self.developer_action.setChecked(on)
+        if self.server_model.names():
+            self._update_empty_state()  # the protocol version is shown in developer mode only
+
+    def _setting_on(self, key: str) -> bool:
+        value = self.ui_settings().value(key, False)
+        return value is True or str(value).lower() == "true"
 
     # --- state kept between runs --------------------------------------------------------------
     def ui_settings(self) -> QSettings:
@@ -1242,9 +1171,13 @@ class MainWindow(QMainWindow):
         state = s.value("windowState")
         if isinstance(state, QByteArray):
             self.restoreState(state)
+        # Hidden unless the person left it open (the saved window state may say otherwise).
+        self.dock.setVisible(self._setting_on("logShown"))
         v = s.value("mainSplitter")
         if isinstance(v, QByteArray):
             self.splitter.restoreState(v)
+        else:
+            self.splitter.setSizes(self.column_sizes(self.width()))
         v = s.value("toolSplitter")
         if isinstance(v, QByteArray):
             self._saved_tool_splitter = v
@@ -1259,6 +1192,7 @@ class MainWindow(QMainWindow):
         s = self.ui_settings()
         s.setValue("geometry", self.saveGeometry())
         s.setValue("windowState", self.saveState())
+        s.setValue("logShown", not self.dock.isHidden())
         s.setValue("mainSplitter", self.splitter.saveState())
         if self._tool_panel is not None:
             s.setValue("toolSplitter", self._tool_panel.splitter.saveState())

@@ -52,7 +52,7 @@ def test_tool_turning_destructive_swaps_the_panel_and_asks(qtbot: Any, desk: Any
 
     desk.tool_panel.run_button.click()
     qtbot.waitUntil(lambda: question(desk) is not None, timeout=10000)
-    assert "delete or change data" in question(desk).text()  # type: ignore[union-attr]
+    assert "delete or change things" in question(desk).text()  # type: ignore[union-attr]
     cancel(qtbot, desk)
     assert desk.bottom.history_model.rowCount() == 0
 

@@ -111,7 +111,7 @@ def test_destructive_tool_asks_first(qtbot: Any, desk: Any) -> None:
     desk.tool_panel.run_button.click()
     qtbot.waitUntil(lambda: box() is not None)
     b = box()
-    assert "delete or change data" in b.text()
+    assert "delete or change things" in b.text()
     next(btn for btn in b.buttons() if btn.text() == "Cancel").click()
     qtbot.waitUntil(lambda: box() is None and desk._call_task.done())
     assert desk.bottom.history_model.rowCount() == 0

@@ -104,7 +104,7 @@ def test_list_overview_and_middle_agree_while_connecting_and_after_a_failure(
         assert row is not None and row.reason
         status, title, middle = views(window, "silent")
         assert status == f"couldn't connect: {row.reason}"
-        assert title == "silent — failed"
+        assert title == "silent — couldn't connect"
         assert row.reason in middle and "Press Connect" not in middle
         assert window.overview_reason.isVisible() or not window.isVisible()
         assert row.reason in window.overview_reason.text()
@@ -129,7 +129,7 @@ def test_a_key_that_is_missing_fails_through_the_engine(qtbot: Any, aloop: Any, 
         assert "API_KEY" in (states[0][2] or "")
         status, title, middle = views(window, "keyed")
         assert status.startswith("couldn't connect: ") and "API_KEY" in status
-        assert title == "keyed — failed"
+        assert title == "keyed — couldn't connect"
         assert "API_KEY" in middle
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
     QAbstractListModel,
     QCoreApplication,
     QModelIndex,
@@ -31,12 +32,12 @@ Index = QModelIndex | QPersistentModelIndex
 
 # What a row says about its call: the outcome code (tests and code compare these) → shown text.
 OUTCOME_TEXT = {
-    "ok": "done",
-    "error": "the tool reported a problem",
-    "failed": "failed",
-    "cancelled": "cancelled",
-    "running": "running…",
-    "draft": "draft, not run yet",
+    "ok": str(QT_TRANSLATE_NOOP("HistoryModel", "done")),
+    "error": str(QT_TRANSLATE_NOOP("HistoryModel", "the tool reported a problem")),
+    "failed": str(QT_TRANSLATE_NOOP("HistoryModel", "failed")),
+    "cancelled": str(QT_TRANSLATE_NOOP("HistoryModel", "cancelled")),
+    "running": str(QT_TRANSLATE_NOOP("HistoryModel", "running…")),
+    "draft": str(QT_TRANSLATE_NOOP("HistoryModel", "draft, not run yet")),
 }
 
 

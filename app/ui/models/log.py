@@ -8,7 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
     QAbstractTableModel,
+    QCoreApplication,
     QModelIndex,
     QPersistentModelIndex,
     QSortFilterProxyModel,
@@ -23,6 +25,23 @@ Index = QModelIndex | QPersistentModelIndex
 
 # Syslog-style levels used by MCP `notifications/message`, plus our "stderr" lines at info.
 LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
+# The words shown for them (the level names themselves stay the data: filters compare those).
+_LEVEL_WORDS = {
+    "debug": str(QT_TRANSLATE_NOOP("LogModel", "debug")),
+    "info": str(QT_TRANSLATE_NOOP("LogModel", "info")),
+    "notice": str(QT_TRANSLATE_NOOP("LogModel", "notice")),
+    "warning": str(QT_TRANSLATE_NOOP("LogModel", "warning")),
+    "error": str(QT_TRANSLATE_NOOP("LogModel", "error")),
+    "critical": str(QT_TRANSLATE_NOOP("LogModel", "critical")),
+    "alert": str(QT_TRANSLATE_NOOP("LogModel", "alert")),
+    "emergency": str(QT_TRANSLATE_NOOP("LogModel", "emergency")),
+}
+
+
+def level_text(level: str) -> str:
+    """A level as shown (translated); an unknown level from a server as it came."""
+    word = _LEVEL_WORDS.get(level.lower())
+    return QCoreApplication.translate("LogModel", word) if word is not None else level
 
 
 def level_rank(level: str) -> int:
@@ -78,7 +97,8 @@ class TrafficRow:
 
 
 class _BoundedTable(QAbstractTableModel):
-    HEADERS: tuple[str, ...] = ()
+    HEADERS: tuple[str, ...] = ()  # marked with QT_TRANSLATE_NOOP under the class's name
+    CONTEXT = "LogModel"
     RowRole = Qt.ItemDataRole.UserRole + 1
     ServerRole = Qt.ItemDataRole.UserRole + 2
 
@@ -98,7 +118,7 @@ class _BoundedTable(QAbstractTableModel):
     ) -> Any:
         horizontal = orientation == Qt.Orientation.Horizontal
         if role == Qt.ItemDataRole.DisplayRole and horizontal and 0 <= section < len(self.HEADERS):
-            return self.HEADERS[section]
+            return QCoreApplication.translate(self.CONTEXT, self.HEADERS[section])
         return None
 
     def append(self, row: Any) -> None:
@@ -136,7 +156,13 @@ class _BoundedTable(QAbstractTableModel):
 
 
 class LogModel(_BoundedTable):
-    HEADERS = ("Time", "Server", "Level", "Source", "Message")
+    HEADERS = (
+        str(QT_TRANSLATE_NOOP("LogModel", "Time")),
+        str(QT_TRANSLATE_NOOP("LogModel", "Server")),
+        str(QT_TRANSLATE_NOOP("LogModel", "Level")),
+        str(QT_TRANSLATE_NOOP("LogModel", "Source")),
+        str(QT_TRANSLATE_NOOP("LogModel", "Message")),
+    )
     LevelRankRole = Qt.ItemDataRole.UserRole + 3
 
     def _row_data(self, r: LogRow, col: int, role: int) -> Any:
@@ -156,13 +182,23 @@ class LogModel(_BoundedTable):
             return clock(r.time)
         if col == 4:
             return visible(r.text)
-        if 1 <= col <= 3:
-            return visible_line((r.server, r.level, r.source)[col - 1])
+        if col == 1:
+            return visible_line(r.server)
+        if col == 2:
+            return visible_line(level_text(r.level))
+        if col == 3:
+            return visible_line(r.source)
         return None
 
 
 class TrafficModel(_BoundedTable):
-    HEADERS = ("Time", "Server", "Dir", "Message")
+    CONTEXT = "TrafficModel"
+    HEADERS = (
+        str(QT_TRANSLATE_NOOP("TrafficModel", "Time")),
+        str(QT_TRANSLATE_NOOP("TrafficModel", "Server")),
+        str(QT_TRANSLATE_NOOP("TrafficModel", "Dir")),
+        str(QT_TRANSLATE_NOOP("TrafficModel", "Message")),
+    )
 
     def _row_data(self, r: TrafficRow, col: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
@@ -176,7 +212,9 @@ class TrafficModel(_BoundedTable):
                 return visible_line(r.summary())
             return None
         if role == Qt.ItemDataRole.ToolTipRole and col == 2:
-            return "sent to the server" if r.direction == "out" else "received from the server"
+            if r.direction == "out":
+                return QCoreApplication.translate("TrafficModel", "sent to the server")
+            return QCoreApplication.translate("TrafficModel", "received from the server")
         return None
 
 
