@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.icons import icon
 from app.ui.models.catalog import CatalogFilterModel, CatalogItem, CatalogModel
 from app.ui.safe_text import plain_label
 from app.ui.theme import notice_style
@@ -91,7 +90,7 @@ class CatalogPanel(QWidget):
         bar.setUsesScrollButtons(False)
         bar.setElideMode(Qt.TextElideMode.ElideRight)
         bar.setExpanding(False)
-        self.tabs.addTab(self.views["tools"], icon("tool"), self.tr("Tools"))
+        self.tabs.addTab(self.views["tools"], self.tr("Tools"))
         res = QSplitter(Qt.Orientation.Vertical)
         for kind, label in (
             ("resources", self.tr("Resources")),
@@ -103,8 +102,8 @@ class CatalogPanel(QWidget):
             bl.addWidget(plain_label(label, wrap=False))
             bl.addWidget(self.views[kind])
             res.addWidget(box)
-        self.tabs.addTab(res, icon("resource"), self.tr("Resources"))
-        self.tabs.addTab(self.views["prompts"], icon("prompt"), self.tr("Prompts"))
+        self.tabs.addTab(res, self.tr("Resources"))
+        self.tabs.addTab(self.views["prompts"], self.tr("Prompts"))
         lay.addWidget(self.tabs, 1)
         self.empty = plain_label("")
         self.empty.setObjectName("catalogEmpty")

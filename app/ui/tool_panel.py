@@ -435,7 +435,10 @@ class ToolPanel(QWidget):
         width = max(80, self.description.viewport().width() - 8)
         rect = fm.boundingRect(0, 0, width, 100_000, int(Qt.TextFlag.TextWordWrap), text)
         lines = max(1, -(-rect.height() // fm.lineSpacing()))
-        self.desc_area.setFixedHeight(min(8, lines) * fm.lineSpacing() + 6)
+        # The frame and the document's own margins on top of the lines, or the last line hides
+        # behind a scroll bar.
+        chrome = 2 * self.description.frameWidth() + int(2 * self.description.document().documentMargin())
+        self.desc_area.setFixedHeight(min(8, lines) * fm.lineSpacing() + chrome + 6)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

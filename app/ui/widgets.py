@@ -34,6 +34,8 @@ class TextLabel(QPlainTextEdit):
         self.setReadOnly(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        # It wraps anywhere, so it never needs to scroll sideways (a bar there only eats a line).
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setTabChangesFocus(True)
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         # The window's colour behind the text, like a label's (a style sheet would restyle the
