@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from app.ui.models.catalog import CatalogFilterModel, CatalogItem, CatalogModel
 from app.ui.safe_text import plain_label
-from app.ui.theme import notice_style
+from app.ui.theme import notice_style, quiet_text_style, restyle_on_scheme_change
 
 KINDS = ("tools", "resources", "resource_templates", "prompts")
 
@@ -107,7 +107,8 @@ class CatalogPanel(QWidget):
         lay.addWidget(self.tabs, 1)
         self.empty = plain_label("")
         self.empty.setObjectName("catalogEmpty")
-        self.empty.setStyleSheet("QLabel#catalogEmpty { color: palette(mid); }")
+        # palette(mid) vanished on a dark palette: the quieter text colour stays readable in both.
+        restyle_on_scheme_change(self.empty, lambda: self.empty.setStyleSheet(quiet_text_style()))
         lay.addWidget(self.empty)
         self.mistakes = plain_label("", wrap=True)  # names a server lists more than once
         self.mistakes.setObjectName("catalogMistakes")

@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.install.answers import problems
+from app.install.answers import is_unset, problems
 from app.install.plan import Answer, InstallPlan, apply
 from app.mcp.visible import visible_line
 from app.ui.async_dialogs import keyboard_rule, run_dialog
@@ -347,7 +347,13 @@ class InstallDialog(QDialog):
 
     def problems(self) -> dict[str, str]:
         """key → what is wrong with that answer (plus "" → the name's problem)."""
-        found = problems(self.plan.questions, self.answers())
+        answers = self.answers()
+        found = problems(self.plan.questions, answers)
+        for q in self.plan.questions:
+            # The commonest problem in the window's language (the core words every problem in
+            # English); the label is the server's own word.
+            if q.key in found and q.required and is_unset(answers.get(q.key)):
+                found[q.key] = self.tr("%1 is required").replace("%1", q.label or q.key)
         name = self.name_error()
         if name is not None:
             found[""] = name

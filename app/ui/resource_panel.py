@@ -28,7 +28,7 @@ from app.ui.icons import icon
 from app.ui.result_data import label_for
 from app.ui.results import ResultView
 from app.ui.safe_text import plain_label, plain_tooltip, visible_line
-from app.ui.theme import colours
+from app.ui.theme import colours, quiet_text_style, restyle_on_scheme_change
 
 ConnectionOf = Callable[[str], Any]
 
@@ -96,7 +96,9 @@ class _Header(QWidget):
         self.title.setFont(f)
         self.sub = plain_label("")
         self.sub.setObjectName("panelId")
-        self.sub.setStyleSheet("QLabel#panelId { color: palette(mid); font-family: monospace; }")
+        # Not palette(mid): it vanishes on a dark palette.
+        mono = " font-family: monospace;"
+        restyle_on_scheme_change(self.sub, lambda: self.sub.setStyleSheet(quiet_text_style() + mono))
         self.sub.setVisible(developer_mode().enabled())
         developer_mode().changed.connect(self.sub.setVisible)
         self.description = plain_label("")

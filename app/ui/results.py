@@ -53,7 +53,7 @@ from app.ui.elide import PREVIEW_CHARS, cap_end, cap_middle, display_pieces
 from app.ui.markdown_view import SafeMarkdownView
 from app.ui.result_data import DataView, JsonTree
 from app.ui.safe_text import plain_label, plain_tooltip, visible, visible_line
-from app.ui.theme import NoticeKind, colours
+from app.ui.theme import NoticeKind, colours, quiet_text_style, restyle_on_scheme_change
 from app.ui.widgets import tool_button
 
 __all__ = ["BinaryBlock", "DataView", "ImageBlock", "JsonTree", "ResultView", "TextBlock"]
@@ -233,7 +233,8 @@ class TextBlock(QWidget):
         bar = QHBoxLayout()
         self.notice = plain_label("", wrap=True)
         self.notice.setObjectName("textNotice")
-        self.notice.setStyleSheet("QLabel#textNotice { color: palette(mid); }")
+        # Not palette(mid): it vanishes on a dark palette.
+        restyle_on_scheme_change(self.notice, lambda: self.notice.setStyleSheet(quiet_text_style()))
         bar.addWidget(self.notice, 1)
         bar.addStretch(1)  # the buttons sit on the right, also while the notice is hidden
         self.show_all_button = QPushButton(self.tr("Show all"))

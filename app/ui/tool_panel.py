@@ -30,7 +30,14 @@ from app.ui.icons import icon
 from app.ui.models.drafts import ToolDrafts, fit
 from app.ui.results import ResultView, TextBlock
 from app.ui.safe_text import plain_label, plain_tooltip
-from app.ui.theme import NoticeKind, badge_style, colours, notice_style
+from app.ui.theme import (
+    NoticeKind,
+    badge_style,
+    colours,
+    notice_style,
+    quiet_text_style,
+    restyle_on_scheme_change,
+)
 from app.ui.widgets import TextLabel
 
 logger = logging.getLogger(__name__)
@@ -273,7 +280,9 @@ class ToolPanel(QWidget):
         outer.addWidget(self.title)
         self.name = ElidedLabel()
         self.name.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.name.setStyleSheet("color: palette(mid); font-family: monospace;")
+        # Not palette(mid): it vanishes on a dark palette.
+        mono = " font-family: monospace;"
+        restyle_on_scheme_change(self.name, lambda: self.name.setStyleSheet(quiet_text_style() + mono))
         self.name.setAccessibleName(self.tr("Tool id"))
         self.name.setVisible(developer_mode().enabled())  # the server/tool id: developer mode only
         outer.addWidget(self.name)

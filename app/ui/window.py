@@ -42,6 +42,7 @@ from app.ui.bridge import EngineBridge
 from app.ui.catalog_panel import KINDS, CatalogPanel, item_from
 from app.ui.controller import DeskController
 from app.ui.developer_mode import developer_mode
+from app.ui.i18n import translate_reason
 from app.ui.models.servers import (
     CONNECTING,
     FAILED,
@@ -959,7 +960,8 @@ class MainWindow(QMainWindow):
             waiting = self.tr("Waiting for you to sign in to %1…")
             self.catalog.empty.setText(fill(waiting, visible_line(server)))
         elif row.state == FAILED:
-            self.catalog.empty.setText(fill(self.tr("Couldn't connect to %1: %2"), server, row.reason))
+            reason = translate_reason(row.reason)  # the engine's sentence in the window's language
+            self.catalog.empty.setText(fill(self.tr("Couldn't connect to %1: %2"), server, reason))
             self.overview_reason.setText(
                 fill(
                     self.tr(
@@ -969,7 +971,7 @@ class MainWindow(QMainWindow):
                         "Show log shows what the server printed."
                     ),
                     server,
-                    row.reason,
+                    reason,
                 )
             )
             self.overview_reason.show()

@@ -43,6 +43,8 @@ NAMES = {
     *("MCP", "Desk", "Claude", "Desktop", "Cursor", "VS", "Code", "Registry", "PyPI", "npm", "npx"),
     *("uv", "uvx", "Node", "js", "Docker", "Python", "JSON", "URL", "API", "HTTP", "HTTPS", "SSE"),
     *("OAuth", "mcpb", "dxt", "GNOME", "KWallet", "Ctrl", "Enter", "Shift", "Esc"),
+    # a language's name in its own language, as the Language menu offers it
+    "English",
 }
 ADDRESS = re.compile(r"(?:https?|mcp-desk|cursor|vscode|lmstudio)://\S*|\S*[/\\]\S*|\S+\.\w{2,4}\b")
 TAGS = re.compile(r"<[^>]+>")

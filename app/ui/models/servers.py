@@ -20,6 +20,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QIcon
 
 from app.mcp.events import WAITING_FOR_APPROVAL, WAITING_FOR_BROWSER, ConnectionState
+from app.ui.i18n import translate_reason
 from app.ui.safe_text import plain_tooltip, visible_line
 from app.ui.theme import state_colour
 
@@ -163,7 +164,7 @@ class ServerRow:
         if state == NEEDS_SIGN_IN:
             needed = QCoreApplication.translate("ServerRow", "sign in needed")
             if self.reason and self.reason.strip().lower() != PLAIN_SIGN_IN_REASON:
-                return f"{needed}: {self.reason}"
+                return f"{needed}: {translate_reason(self.reason)}"
             return needed
         if state == INSTALLING:
             fetching = _FETCHING.search(self.reason or "")
@@ -177,8 +178,10 @@ class ServerRow:
         if self.waiting_for_approval and not self.declined:
             return QCoreApplication.translate("ServerRow", "waiting for your OK")
         if state == FAILED and self.reason:
-            # The reason is the engine's (English) or the server's own words: not translated here.
-            return QCoreApplication.translate("ServerRow", "couldn't connect: %1").replace("%1", self.reason)
+            # The engine's English sentences are translated by their template (app.mcp.reasons);
+            # a server's own words stay as they are.
+            failed = QCoreApplication.translate("ServerRow", "couldn't connect: %1")
+            return failed.replace("%1", translate_reason(self.reason))
         words = STATE_WORDS.get(state)
         return _tr(words) if words is not None else state
 

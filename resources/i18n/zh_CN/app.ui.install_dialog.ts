@@ -88,6 +88,10 @@
         <translation>已经有名为 %1 的服务器。</translation>
     </message>
     <message>
+        <source>%1 is required</source>
+        <translation>需要填写%1</translation>
+    </message>
+    <message>
         <source>The key could not be stored: %1</source>
         <translation>无法保存密钥：%1</translation>
     </message>
