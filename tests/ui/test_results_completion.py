@@ -23,15 +23,15 @@ def test_template_field_and_prompt_argument_complete_from_the_demo(qtbot: Any, d
     assert desk.catalog.select("resource_templates", "demo", "demo://notes/{name}")
     panel = desk.resource_panel
     completer = panel.completers["name"]
-    with qtbot.waitSignal(completer.suggested, timeout=10000) as got:
+    with qtbot.waitSignal(completer.shown, timeout=10000) as got:
         type_into(qtbot, panel.fields["name"], "w")
     assert got.args[0] == ["welcome"]  # the demo's notes that start with "w"
-    assert completer.completer.popup().isVisible()
+    assert completer.popup.popup().isVisible()
 
     assert desk.catalog.select("prompts", "demo", "write_email")
     prompt = desk.prompt_panel
     tone = prompt.completers["tone"]
-    with qtbot.waitSignal(tone.suggested, timeout=10000) as got:
+    with qtbot.waitSignal(tone.shown, timeout=10000) as got:
         type_into(qtbot, prompt.fields["tone"][0], "f")
     assert got.args[0] == ["friendly", "formal"]
 
@@ -55,7 +55,7 @@ def test_only_the_newest_answer_is_shown(qtbot: Any, aloop: Any) -> None:
     completer = ServerCompleter(edit, fetch)
     completer.timer.setInterval(1)
     seen: list[list[str]] = []
-    completer.suggested.connect(seen.append)
+    completer.shown.connect(seen.append)
     type_into(qtbot, edit, "a")
     qtbot.waitUntil(lambda: asked == ["a"], timeout=5000)
     first = completer._task
@@ -80,6 +80,6 @@ def test_no_connection_gives_no_suggestions(qtbot: Any, aloop: Any) -> None:
     panel.show_template("demo", tpl())
     c = panel.completers["id"]
     c.timer.setInterval(1)
-    with qtbot.waitSignal(c.suggested, timeout=5000) as got:
+    with qtbot.waitSignal(c.shown, timeout=5000) as got:
         type_into(qtbot, panel.fields["id"], "1")
     assert got.args[0] == [] and panel.fields["id"].text() == "1"  # typing goes on

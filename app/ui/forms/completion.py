@@ -4,7 +4,8 @@ arguments: the server's `completion/complete`).
 `fn(field_name, typed)` is awaited on the running asyncio loop, never on the GUI's stack: the field keeps
 taking keys while the answer travels. Typing is debounced (one question per pause, not per key), and
 only the newest answer is shown: an answer to an older question, or to text that has changed since, is
-dropped. A failing `fn` shows nothing (it is logged); the field works as before.
+dropped. A failing `fn` shows nothing (it is logged); the field works as before. The same class
+serves fields outside a form (a resource template's variables: app/ui/completion.py).
 """
 
 from __future__ import annotations
@@ -14,8 +15,11 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
-from PySide6.QtCore import QObject, QStringListModel, Qt, QTimer, Slot
+from PySide6.QtCore import QObject, QStringListModel, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import QCompleter, QLineEdit
+
+from app.ui.elide import cap_middle
+from app.ui.safe_text import visible_line
 
 logger = logging.getLogger(__name__)
 
@@ -32,7 +36,13 @@ class Suggestions(QObject):
     """Attached to one line edit: asks `completer` after each pause in typing, shows the answer in a
     popup (plain text: a `QCompleter` over a string list model), and puts the chosen one in the field.
 
-    `on_chosen()` is called after the person picked a suggestion (the editor reports its edit)."""
+    `on_chosen()` is called after the person picked a suggestion (the editor reports its edit).
+
+    Signals:
+        shown(values): an answer for the text as it is now arrived (maybe empty) and is offered.
+    """
+
+    shown = Signal(list)
 
     def __init__(
         self, line: QLineEdit, field_name: str, completer: Completer, on_chosen: Callable[[], None]
@@ -93,12 +103,15 @@ class Suggestions(QObject):
             if number != self.asked or self.line.text() != typed:
                 return  # a newer question was asked, or the text changed: this answer is stale
             # Suggestions are plain text (a model, never a rich label); what was typed is not one.
-            values = [str(v) for v in (found or []) if str(v) != typed][:MAX_SUGGESTIONS]
+            # A server's words: invisible characters shown, a huge value cut in the middle.
+            values = [visible_line(cap_middle(str(v), 200)) for v in (found or []) if str(v) != typed]
+            values = values[:MAX_SUGGESTIONS]
             self.model.setStringList(values)
             if values and self.line.hasFocus():
                 self.popup.complete()
             elif not values:
                 self._hide_popup()
+            self.shown.emit(values)
         except RuntimeError:  # the form was closed while the answer travelled
             logger.debug("suggestions for %s arrived after the field was gone", self.field_name)
 
