@@ -27,6 +27,7 @@ import os
 import re
 from functools import cache
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import (
@@ -202,15 +203,42 @@ REASON_LIMIT = 4000
 REASON_DEPTH = 4
 
 
+def _core_word_modules() -> list[ModuleType]:
+    """The core modules whose sentences the window translates back (each has `TEMPLATES`; the
+    same list as packaging/translations.py's CORE_SOURCES besides app.mcp.reasons)."""
+    import importlib
+
+    names = (
+        "app.mcp.auth",
+        "app.registry.client",
+        "app.registry.convert",
+        "app.bundles.compat",
+        "app.bundles.plan",
+        "app.bundles.signature",
+        "app.runtimes.docker",
+        "app.runtimes.installing",
+        "app.runtimes.resolve",
+    )
+    return [importlib.import_module(name) for name in names]
+
+
 @cache
 def _reason_patterns() -> tuple[dict[str, str], tuple[tuple[str, re.Pattern[str]], ...]]:
     """The engine's sentences without values (looked up as they are), and the patterns of those
     with values, in the order they are tried."""
     from app.mcp.reasons import TEMPLATES, VALUE_PATTERNS
 
+    others = [template for module in _core_word_modules() for template in module.TEMPLATES]
+    # Sentences that open with words of their own are tried first (they cannot swallow another's);
+    # those that open with a value ("%1 (built in)", "%1 — %2") only after the engine's own.
+    ordered = [
+        *(t for t in others if not t.startswith("%")),
+        *TEMPLATES,
+        *(t for t in others if t.startswith("%")),
+    ]
     exact: dict[str, str] = {}
     patterns = []
-    for template in dict.fromkeys(TEMPLATES):
+    for template in dict.fromkeys(ordered):
         if not re.search(r"%\d", template):
             exact[template] = template
             continue
