@@ -99,6 +99,7 @@ TEMPLATES: tuple[str, ...] = (
     QT_TRANSLATE_NOOP("Reasons", "and closed its output"),
     QT_TRANSLATE_NOOP("Reasons", "and has not answered in %1 s"),
     QT_TRANSLATE_NOOP("Reasons", "it has not answered in %1 s"),
+    QT_TRANSLATE_NOOP("Reasons", "no answer yet after %1 s: this may not be an MCP server"),
     LAST_STDERR,
     PRINTED_NOISE,
     WWW_AUTHENTICATE,

@@ -66,6 +66,7 @@ SOURCE_WORDS = {
     "stderr": str(QT_TRANSLATE_NOOP("LogModel", "the program's error output")),
     "server": str(QT_TRANSLATE_NOOP("LogModel", "the server")),
     "client": str(QT_TRANSLATE_NOOP("LogModel", "MCP Desk")),
+    "mcp-desk": str(QT_TRANSLATE_NOOP("LogModel", "MCP Desk")),
 }
 """Where a line came from, for people; developer mode shows the engine's words (stderr, server,
 client) as they are."""
