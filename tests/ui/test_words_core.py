@@ -20,7 +20,7 @@ import pytest
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QAction
 
-from app.ui.i18n import _core_word_modules, translate_reason
+from app.ui.i18n import core_word_modules, translate_reason
 from app.words import fill
 from tests.bundles.builders import node_bundle
 from tests.support.languages import in_language
@@ -187,7 +187,7 @@ def test_english_stays_english() -> None:
 
 
 def test_every_core_template_is_translated(zh: None) -> None:
-    modules = _core_word_modules()
+    modules = core_word_modules()
     assert {m.__name__ for m in modules} >= {
         "app.mcp.auth",
         "app.registry.convert",
