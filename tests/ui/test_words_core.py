@@ -153,7 +153,7 @@ def test_download_failures_in_chinese(zh: None) -> None:
     )
     assert offline.startswith("installing the server failed: MCP Desk could not reach the package registry")
     shown = translate_reason(offline)
-    assert shown.startswith("安装服务器失败：MCP Desk 无法访问软件包仓库（registry.npmjs.org）"), shown
+    assert shown.startswith("正在安装服务器时出错：MCP Desk 无法访问软件包仓库（registry.npmjs.org）"), shown
     from app.runtimes import docker, installing, resolve
 
     assert (
