@@ -40,6 +40,7 @@ CORE_SOURCES = (
     ROOT / "app" / "mcp" / "auth.py",
     ROOT / "app" / "registry" / "client.py",
     ROOT / "app" / "registry" / "convert.py",
+    ROOT / "app" / "bundles" / "archive.py",
     ROOT / "app" / "bundles" / "compat.py",
     ROOT / "app" / "bundles" / "plan.py",
     ROOT / "app" / "bundles" / "signature.py",

@@ -158,10 +158,10 @@ def command_line(bundle: Bundle, folder: Path, platform: str) -> tuple[str, list
             uv += ["--python", python_range]
         entry = manifest.entry_point or (args.pop(0) if args else "")
         if not entry:
-            raise BundleError("The package's manifest names no `server.entry_point` to run.")
+            raise BundleError(NO_ENTRY_POINT)
         return "uv", [*uv, str(folder / entry) if not os.path.isabs(entry) else entry, *args], env
     if command is None:
-        raise BundleError("The package's manifest names no command to start its server.")
+        raise BundleError(NO_COMMAND)
     if kind == "node" and base in NODE_COMMANDS:
         return "node", args, env
     if kind == "binary" and not os.path.isabs(command):
@@ -182,7 +182,19 @@ MADE_AS_IT_RUNS = QT_TRANSLATE_NOOP("Reasons", "made as it runs")
 NEWER_FORMAT = QT_TRANSLATE_NOOP(
     "Reasons", "This package uses a newer format (%1) than MCP Desk knows; parts of it may be ignored."
 )
-TEMPLATES: tuple[str, ...] = (TOOLS, PROMPTS, NEEDS, NEWER_FORMAT, AND_MADE, AND_MORE, MADE_AS_IT_RUNS)
+NO_ENTRY_POINT = QT_TRANSLATE_NOOP("Reasons", "The package's manifest names no `server.entry_point` to run.")
+NO_COMMAND = QT_TRANSLATE_NOOP("Reasons", "The package's manifest names no command to start its server.")
+TEMPLATES: tuple[str, ...] = (
+    NO_ENTRY_POINT,
+    NO_COMMAND,
+    TOOLS,
+    PROMPTS,
+    NEEDS,
+    NEWER_FORMAT,
+    AND_MADE,
+    AND_MORE,
+    MADE_AS_IT_RUNS,
+)
 
 
 def _names(items: tuple[Any, ...], generated: bool) -> str:

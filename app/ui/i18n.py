@@ -207,6 +207,7 @@ CORE_WORD_MODULES = (
     "app.mcp.auth",
     "app.registry.client",
     "app.registry.convert",
+    "app.bundles.archive",
     "app.bundles.compat",
     "app.bundles.plan",
     "app.bundles.signature",

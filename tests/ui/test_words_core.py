@@ -252,3 +252,20 @@ def test_date_time_example_in_chinese(qtbot: Any, zh: None) -> None:
     qtbot.addWidget(form)
     line = next(e for e in form.findChildren(QLineEdit) if e.placeholderText())
     assert line.placeholderText() == "例如 2026-12-01 14:30"
+
+
+def test_a_refused_package_says_why_in_chinese(
+    qtbot: Any, aloop: Any, config_dir: Path, tmp_path: Path, zh: None
+) -> None:
+    from app.ui.bundle_dialog import install_bundle_file
+    from tests.ui.test_bundle_install import _message_box
+
+    not_a_zip = tmp_path / "notes.mcpb"
+    not_a_zip.write_text("just some text")
+    with open_desk(qtbot, approve=False) as window:
+        task = asyncio.ensure_future(install_bundle_file(window, not_a_zip))
+        qtbot.waitUntil(lambda: _message_box(window) is not None, timeout=WAIT)
+        box = _message_box(window)
+        assert box.informativeText() == "此文件不是服务器安装包（它不是 zip 文件）。"
+        box.accept()
+        qtbot.waitUntil(task.done, timeout=WAIT)

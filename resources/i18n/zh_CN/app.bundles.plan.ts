@@ -31,5 +31,13 @@
         <source>This package uses a newer format (%1) than MCP Desk knows; parts of it may be ignored.</source>
         <translation>此安装包使用的格式（%1）比 MCP Desk 所知的更新；其中部分内容可能会被忽略。</translation>
     </message>
+    <message>
+        <source>The package&apos;s manifest names no `server.entry_point` to run.</source>
+        <translation>安装包的清单没有指明要运行的服务器入口（`server.entry_point`）。</translation>
+    </message>
+    <message>
+        <source>The package&apos;s manifest names no command to start its server.</source>
+        <translation>安装包的清单没有指明启动服务器的命令。</translation>
+    </message>
 </context>
 </TS>
