@@ -48,7 +48,9 @@ READ_TIMEOUT = 20.0
 PAGE_SIZE = 30
 MAX_LIMIT = 100
 
-OFFLINE_MESSAGE = "the server directory cannot be reached: check your internet connection"
+OFFLINE_MESSAGE = QT_TRANSLATE_NOOP(
+    "Reasons", "the server directory cannot be reached: check your internet connection"
+)
 RASTER_MIME = ("image/png", "image/jpeg", "image/jpg", "image/webp")
 
 
@@ -59,12 +61,15 @@ NOT_JSON = QT_TRANSLATE_NOOP("Reasons", "the server directory's answer could not
 NOT_A_LIST = QT_TRANSLATE_NOOP("Reasons", "the server directory's answer is not a list of servers")
 NOT_A_SERVER = QT_TRANSLATE_NOOP("Reasons", "the server directory's answer does not describe a server")
 REMOVED = QT_TRANSLATE_NOOP("Reasons", "this server was removed from the server directory")
+ANSWERED_ERROR = QT_TRANSLATE_NOOP("Reasons", "the server directory answered with an error (HTTP %1)")
 SENT_ELSEWHERE = QT_TRANSLATE_NOOP("Reasons", "the server directory sent us elsewhere (HTTP %1)")
 DEPRECATED = QT_TRANSLATE_NOOP("Reasons", "The server directory marks this server as deprecated: %1")
 DEPRECATED_NO_WORD = QT_TRANSLATE_NOOP(
     "Reasons", "The server directory marks this server as deprecated; it may stop working or be replaced."
 )
 TEMPLATES: tuple[str, ...] = (
+    OFFLINE_MESSAGE,
+    ANSWERED_ERROR,
     NOT_THERE,
     TOO_LARGE,
     NOT_JSON,
@@ -191,9 +196,7 @@ class RegistryClient:
             if response.status_code == 404:
                 raise NotInRegistry(NOT_THERE)
             if response.status_code >= 400:
-                raise RegistryError(
-                    f"the server directory answered with an error (HTTP {response.status_code})"
-                )
+                raise RegistryError(fill(ANSWERED_ERROR, response.status_code))
             if 300 <= response.status_code < 400:
                 raise RegistryError(fill(SENT_ELSEWHERE, response.status_code))
             length = response.headers.get("content-length")

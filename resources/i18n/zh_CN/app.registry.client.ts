@@ -4,6 +4,10 @@
 <context>
     <name>Reasons</name>
     <message>
+        <source>the server directory cannot be reached: check your internet connection</source>
+        <translation>无法连接服务器目录：请检查网络连接</translation>
+    </message>
+    <message>
         <source>this server is not in the server directory (any more)</source>
         <translation>此服务器不在服务器目录中（或已不在）</translation>
     </message>
@@ -26,6 +30,10 @@
     <message>
         <source>this server was removed from the server directory</source>
         <translation>此服务器已从服务器目录中移除</translation>
+    </message>
+    <message>
+        <source>the server directory answered with an error (HTTP %1)</source>
+        <translation>服务器目录返回了错误（HTTP %1）</translation>
     </message>
     <message>
         <source>the server directory sent us elsewhere (HTTP %1)</source>
