@@ -269,3 +269,21 @@ def test_a_refused_package_says_why_in_chinese(
         assert box.informativeText() == "此文件不是服务器安装包（它不是 zip 文件）。"
         box.accept()
         qtbot.waitUntil(task.done, timeout=WAIT)
+
+
+def test_the_sign_in_box_says_why_in_chinese(qtbot: Any, zh: None) -> None:
+    from app.ui.sign_in import SignInBox
+
+    box = SignInBox()
+    qtbot.addWidget(box)
+    box.show_needed("notes", "your sign-in has expired: sign in again")
+    assert box.detail.text().splitlines()[0] == "你的登录已过期：请重新登录。"
+
+
+def test_the_sign_in_box_in_english(qtbot: Any) -> None:
+    from app.ui.sign_in import SignInBox
+
+    box = SignInBox()
+    qtbot.addWidget(box)
+    box.show_needed("notes", "your sign-in has expired: sign in again")
+    assert box.detail.text().splitlines()[0] == "Your sign-in has expired: sign in again."
