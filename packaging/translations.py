@@ -35,8 +35,21 @@ from typing import TYPE_CHECKING
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "app" / "ui"
-CORE_SOURCES = (ROOT / "app" / "mcp" / "reasons.py",)
-"""Core modules with strings marked for the window (`QT_TRANSLATE_NOOP`, their own Qt-free one)."""
+CORE_SOURCES = (
+    ROOT / "app" / "mcp" / "reasons.py",
+    ROOT / "app" / "mcp" / "auth.py",
+    ROOT / "app" / "registry" / "client.py",
+    ROOT / "app" / "registry" / "convert.py",
+    ROOT / "app" / "bundles" / "archive.py",
+    ROOT / "app" / "bundles" / "compat.py",
+    ROOT / "app" / "bundles" / "plan.py",
+    ROOT / "app" / "bundles" / "signature.py",
+    ROOT / "app" / "runtimes" / "docker.py",
+    ROOT / "app" / "runtimes" / "installing.py",
+    ROOT / "app" / "runtimes" / "resolve.py",
+)
+"""Core modules with sentences marked for the window (`QT_TRANSLATE_NOOP` of app.words, Qt-free);
+each lists them in its `TEMPLATES` (app.ui.i18n.translate_reason reads the same modules)."""
 I18N = ROOT / "resources" / "i18n"
 # language -> extra lupdate options
 LANGS: dict[str, list[str]] = {"zh_CN": [], "en": ["-pluralonly"]}

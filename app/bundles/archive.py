@@ -26,6 +26,7 @@ from typing import IO, Any
 
 from app.bundles import signature
 from app.bundles.manifest import Manifest, ManifestError, parse
+from app.words import QT_TRANSLATE_NOOP, fill
 
 logger = logging.getLogger(__name__)
 
@@ -42,6 +43,32 @@ MAX_MANIFEST = 1 << 20
 MAX_ICON = 1 << 20
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 CHUNK = 1 << 16
+
+
+# Why a package cannot be used, as templates (app.ui.i18n.translate_reason); the rarer ones
+# (sizes, paths outside the folder) stay English.
+NOT_A_ZIP = QT_TRANSLATE_NOOP("Reasons", "This file is not a server package (it is not a zip file).")
+NO_MANIFEST = QT_TRANSLATE_NOOP("Reasons", "This file is not a server package: it has no manifest.json.")
+MANIFEST_UNREADABLE = QT_TRANSLATE_NOOP("Reasons", "The package's manifest.json cannot be read: %1.")
+MANIFEST_INVALID = QT_TRANSLATE_NOOP("Reasons", "The package's manifest.json is not valid: %1.")
+DAMAGED = QT_TRANSLATE_NOOP("Reasons", "The package is damaged: %1.")
+CANNOT_OPEN = QT_TRANSLATE_NOOP("Reasons", "The package could not be opened: %1.")
+ZIP_BOMB = QT_TRANSLATE_NOOP(
+    "Reasons", "The package unpacks to far more than its size (a \u201czip bomb\u201d); it was refused."
+)
+HOLDS_LINK = QT_TRANSLATE_NOOP("Reasons", "The package holds a link (%1); packages with links are refused.")
+TWICE = QT_TRANSLATE_NOOP("Reasons", "The package holds %1 twice; it was refused.")
+TEMPLATES: tuple[str, ...] = (
+    NOT_A_ZIP,
+    NO_MANIFEST,
+    MANIFEST_UNREADABLE,
+    MANIFEST_INVALID,
+    DAMAGED,
+    CANNOT_OPEN,
+    ZIP_BOMB,
+    HOLDS_LINK,
+    TWICE,
+)
 
 
 class BundleError(ValueError):
@@ -143,14 +170,14 @@ def _check_entries(zf: zipfile.ZipFile, packed_size: int) -> tuple[list[tuple[zi
             )
         kind = _kind(info)
         if kind == "link":
-            raise BundleError(f"The package holds a link ({name[:120]}); packages with links are refused.")
+            raise BundleError(fill(HOLDS_LINK, name[:120]))
         if kind == "special":
             raise BundleError(
                 f"The package holds something that is not a file ({name[:120]}); it was refused."
             )
         if kind == "file":
             if name.lower() in seen:
-                raise BundleError(f"The package holds {name[:120]} twice; it was refused.")
+                raise BundleError(fill(TWICE, name[:120]))
             seen.add(name.lower())
             total += info.file_size
             if total > MAX_TOTAL:
@@ -159,9 +186,7 @@ def _check_entries(zf: zipfile.ZipFile, packed_size: int) -> tuple[list[tuple[zi
                 )
         out.append((info, name))
     if total > RATIO_FLOOR and total > MAX_RATIO * max(packed_size, 1):
-        raise BundleError(
-            "The package unpacks to far more than its size (a \u201czip bomb\u201d); it was refused."
-        )
+        raise BundleError(ZIP_BOMB)
     return out, total
 
 
@@ -169,7 +194,7 @@ def _open(path: Path) -> tuple[IO[bytes], signature.Signature]:
     try:
         fp = open(path, "rb")  # noqa: SIM115 - handed to the caller, closed there
     except OSError as exc:
-        raise BundleError(f"The package could not be opened: {exc.strerror or exc}.") from None
+        raise BundleError(fill(CANNOT_OPEN, exc.strerror or exc)) from None
     try:
         size = os.fstat(fp.fileno()).st_size
         if size > MAX_PACKAGE:
@@ -241,23 +266,23 @@ def read_bundle(path: Path | str) -> Bundle:
         try:
             zf = zipfile.ZipFile(_Window(fp, sig.zip_end))
         except (zipfile.BadZipFile, OSError, ValueError):
-            raise BundleError("This file is not a server package (it is not a zip file).") from None
+            raise BundleError(NOT_A_ZIP) from None
         with zf:
             entries, total = _check_entries(zf, sig.zip_end)
             info = _find(entries, "manifest.json")
             if info is None:
-                raise BundleError("This file is not a server package: it has no manifest.json.")
+                raise BundleError(NO_MANIFEST)
             try:
                 raw = _read_member(zf, info, MAX_MANIFEST)
                 data = json.loads(raw.decode("utf-8-sig"))
             except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-                raise BundleError(f"The package's manifest.json cannot be read: {exc}.") from None
+                raise BundleError(fill(MANIFEST_UNREADABLE, exc)) from None
             except (zipfile.BadZipFile, OSError, EOFError) as exc:
-                raise BundleError(f"The package is damaged: {exc}.") from None
+                raise BundleError(fill(DAMAGED, exc)) from None
             try:
                 manifest = parse(data)
             except ManifestError as exc:
-                raise BundleError(f"The package's manifest.json is not valid: {exc}.") from None
+                raise BundleError(fill(MANIFEST_INVALID, exc)) from None
             icon = _icon(zf, entries, manifest)
             files = frozenset(name for i, name in entries if not i.is_dir())
     return Bundle(path, manifest, sig, icon, files, total)
@@ -310,7 +335,7 @@ def _write_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path) -> i
     except (zipfile.BadZipFile, EOFError) as exc:
         raise BundleError(f"The package is damaged ({info.filename[:120]}: {exc}).") from None
     except FileExistsError:
-        raise BundleError(f"The package holds {info.filename[:120]} twice; it was refused.") from None
+        raise BundleError(fill(TWICE, info.filename[:120])) from None
     return written
 
 

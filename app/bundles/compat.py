@@ -15,6 +15,7 @@ import sys
 from dataclasses import dataclass
 
 from app.bundles.manifest import Manifest
+from app.words import QT_TRANSLATE_NOOP, fill
 
 logger = logging.getLogger(__name__)
 
@@ -97,6 +98,29 @@ def satisfies(version: str, spec: str) -> bool:
     return False
 
 
+# What a package asks of this computer, as templates (app.ui.i18n.translate_reason).
+NOT_FOUND = QT_TRANSLATE_NOOP("Reasons", "%1 was not found on this computer")
+MADE_FOR = QT_TRANSLATE_NOOP("Reasons", "This package is made for %1, not for %2.")
+NO_NODE = QT_TRANSLATE_NOOP("Reasons", "It needs %1, and no Node.js was found on this computer.")
+OTHER_NODE = QT_TRANSLATE_NOOP("Reasons", "It needs %1; this computer has Node.js %2.")
+BAD_RANGE = QT_TRANSLATE_NOOP("Reasons", "It asks for Node.js %1, a version range MCP Desk cannot read.")
+NO_UV = QT_TRANSLATE_NOOP("Reasons", "It needs %1 through uv, and uv was not found on this computer.")
+FROM = QT_TRANSLATE_NOOP("Reasons", "%1 — %2")
+BROUGHT_BY = QT_TRANSLATE_NOOP("Reasons", "%1 — %2 brings it (downloaded on first start if needed)")
+OWN_PROGRAM = QT_TRANSLATE_NOOP("Reasons", "Its own program (nothing else to install)")
+TEMPLATES: tuple[str, ...] = (
+    MADE_FOR,
+    NO_NODE,
+    OTHER_NODE,
+    BAD_RANGE,
+    NO_UV,
+    BROUGHT_BY,
+    NOT_FOUND,
+    OWN_PROGRAM,
+    FROM,
+)
+
+
 @dataclass(frozen=True)
 class RuntimeInfo:
     kind: str
@@ -114,7 +138,7 @@ def find_runtime(kind: str) -> RuntimeInfo:
     command = {"node": "node", "uv": "uv"}[kind]
     runtime = runtimes.runtime_for(command)
     if runtime is None:
-        return RuntimeInfo(kind, False, None, f"{_label(kind)} was not found on this computer")
+        return RuntimeInfo(kind, False, None, fill(NOT_FOUND, _label(kind)))
     return RuntimeInfo(kind, True, runtime.version, runtimes.describe(runtime))
 
 
@@ -151,30 +175,28 @@ def check(
         made_for = (
             " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names) or "no system"
         )
-        problems.append(
-            f"This package is made for {made_for}, not for {PLATFORM_NAMES.get(platform, platform)}."
-        )
+        problems.append(fill(MADE_FOR, made_for, PLATFORM_NAMES.get(platform, platform)))
     kind = runtime_kind(manifest)
     node_range = manifest.runtimes.get("node")
     python_range = manifest.runtimes.get("python")
     if kind == "node":
         wanted = f"Node.js {node_range}" if node_range else "Node.js"
         if runtime is None or not runtime.found:
-            problems.append(f"It needs {wanted}, and no Node.js was found on this computer.")
+            problems.append(fill(NO_NODE, wanted))
         elif node_range and runtime.version:
             try:
                 if not satisfies(runtime.version, node_range):
-                    problems.append(f"It needs {wanted}; this computer has Node.js {runtime.version}.")
+                    problems.append(fill(OTHER_NODE, wanted, runtime.version))
             except BadRange:
-                problems.append(f"It asks for Node.js {node_range}, a version range MCP Desk cannot read.")
+                problems.append(fill(BAD_RANGE, node_range))
         if runtime is not None and runtime.found:
-            needs.append(f"{wanted} — {runtime.description}")
+            needs.append(fill(FROM, wanted, runtime.description))
     elif kind == "uv":
         wanted = f"Python {python_range}" if python_range else "Python"
         if runtime is None or not runtime.found:
-            problems.append(f"It needs {wanted} through uv, and uv was not found on this computer.")
+            problems.append(fill(NO_UV, wanted))
         else:
-            needs.append(f"{wanted} — {runtime.description} brings it (downloaded on first start if needed)")
+            needs.append(fill(BROUGHT_BY, wanted, runtime.description))
     else:
-        needs.append("Its own program (nothing else to install)")
+        needs.append(OWN_PROGRAM)
     return Compatibility(tuple(problems), tuple(needs))

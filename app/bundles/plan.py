@@ -39,6 +39,7 @@ from app.bundles.compat import Compatibility
 from app.bundles.manifest import ConfigOption, Manifest, McpConfig
 from app.config.model import ServerEntry
 from app.install.plan import InstallPlan, Question, ask_ref
+from app.words import QT_TRANSLATE_NOOP, fill
 
 SETTINGS_KEY = "bundle"
 """The settings.json key (in the server's `ServerSettings.extra`) recording where it came from."""
@@ -157,10 +158,10 @@ def command_line(bundle: Bundle, folder: Path, platform: str) -> tuple[str, list
             uv += ["--python", python_range]
         entry = manifest.entry_point or (args.pop(0) if args else "")
         if not entry:
-            raise BundleError("The package's manifest names no `server.entry_point` to run.")
+            raise BundleError(NO_ENTRY_POINT)
         return "uv", [*uv, str(folder / entry) if not os.path.isabs(entry) else entry, *args], env
     if command is None:
-        raise BundleError("The package's manifest names no command to start its server.")
+        raise BundleError(NO_COMMAND)
     if kind == "node" and base in NODE_COMMANDS:
         return "node", args, env
     if kind == "binary" and not os.path.isabs(command):
@@ -171,13 +172,38 @@ def command_line(bundle: Bundle, folder: Path, platform: str) -> tuple[str, list
     return command, args, env
 
 
+# The install form's notes, as templates (app.ui.i18n.translate_reason).
+TOOLS = QT_TRANSLATE_NOOP("Reasons", "Tools: %1.")
+PROMPTS = QT_TRANSLATE_NOOP("Reasons", "Prompts: %1.")
+NEEDS = QT_TRANSLATE_NOOP("Reasons", "Needs %1.")
+AND_MORE = QT_TRANSLATE_NOOP("Reasons", "%1 and %2 more")
+AND_MADE = QT_TRANSLATE_NOOP("Reasons", "%1 (and more it makes as it runs)")
+MADE_AS_IT_RUNS = QT_TRANSLATE_NOOP("Reasons", "made as it runs")
+NEWER_FORMAT = QT_TRANSLATE_NOOP(
+    "Reasons", "This package uses a newer format (%1) than MCP Desk knows; parts of it may be ignored."
+)
+NO_ENTRY_POINT = QT_TRANSLATE_NOOP("Reasons", "The package's manifest names no `server.entry_point` to run.")
+NO_COMMAND = QT_TRANSLATE_NOOP("Reasons", "The package's manifest names no command to start its server.")
+TEMPLATES: tuple[str, ...] = (
+    NO_ENTRY_POINT,
+    NO_COMMAND,
+    TOOLS,
+    PROMPTS,
+    NEEDS,
+    NEWER_FORMAT,
+    AND_MADE,
+    AND_MORE,
+    MADE_AS_IT_RUNS,
+)
+
+
 def _names(items: tuple[Any, ...], generated: bool) -> str:
     names = [i.name for i in items[:MAX_LISTED]]
     text = ", ".join(names)
     if len(items) > MAX_LISTED:
-        text += f" and {len(items) - MAX_LISTED} more"
+        text = fill(AND_MORE, text, len(items) - MAX_LISTED)
     if generated:
-        text += " (and more it makes as it runs)" if names else "made as it runs"
+        text = fill(AND_MADE, text) if names else MADE_AS_IT_RUNS
     return text
 
 
@@ -186,18 +212,15 @@ def summary_notes(bundle: Bundle, compat: Compatibility | None) -> list[str]:
     m = bundle.manifest
     notes: list[str] = []
     if m.tools or m.tools_generated:
-        notes.append(f"Tools: {_names(m.tools, m.tools_generated)}.")
+        notes.append(fill(TOOLS, _names(m.tools, m.tools_generated)))
     if m.prompts or m.prompts_generated:
-        notes.append(f"Prompts: {_names(m.prompts, m.prompts_generated)}.")
+        notes.append(fill(PROMPTS, _names(m.prompts, m.prompts_generated)))
     if compat is not None:
-        notes += [f"Needs {n}." for n in compat.needs]
+        notes += [fill(NEEDS, n) for n in compat.needs]
         notes += list(compat.problems)
     notes.append(bundle.signature.describe())
     if m.newer_than_known:
-        notes.append(
-            f"This package uses a newer format ({m.manifest_version[:20]}) than MCP Desk knows; "
-            "parts of it may be ignored."
-        )
+        notes.append(fill(NEWER_FORMAT, m.manifest_version[:20]))
     return notes
 
 

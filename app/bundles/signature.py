@@ -17,6 +17,8 @@ import logging
 from dataclasses import dataclass
 from typing import Literal
 
+from app.words import QT_TRANSLATE_NOOP, fill
+
 logger = logging.getLogger(__name__)
 
 HEADER = b"MCPB_SIG_V1"
@@ -25,6 +27,19 @@ MAX_BLOCK = 1_000_000
 """A signature block larger than this is not one (a certificate chain is a few KB)."""
 
 Status = Literal["unsigned", "signed", "unreadable"]
+
+
+# The signature line of the install form, as templates (app.ui.i18n.translate_reason).
+UNSIGNED = QT_TRANSLATE_NOOP("Reasons", "This package is not signed: nothing says who made it.")
+UNREADABLE = QT_TRANSLATE_NOOP(
+    "Reasons", "This package carries a signature that could not be read; it was not verified."
+)
+UNKNOWN_SIGNER = QT_TRANSLATE_NOOP("Reasons", "an unknown signer")
+SIGNED_BY = QT_TRANSLATE_NOOP("Reasons", "Signed by %1; the signature was not verified.")
+SELF_SIGNED = QT_TRANSLATE_NOOP(
+    "Reasons", "Signed by %1 (a certificate it made itself); the signature was not verified."
+)
+TEMPLATES: tuple[str, ...] = (SELF_SIGNED, SIGNED_BY, UNSIGNED, UNREADABLE, UNKNOWN_SIGNER)
 
 
 @dataclass(frozen=True)
@@ -40,12 +55,11 @@ class Signature:
 
     def describe(self) -> str:
         if self.status == "unsigned":
-            return "This package is not signed: nothing says who made it."
+            return UNSIGNED
         if self.status == "unreadable":
-            return "This package carries a signature that could not be read; it was not verified."
-        who = self.subject or "an unknown signer"
-        extra = " (a certificate it made itself)" if self.self_signed else ""
-        return f"Signed by {who}{extra}; the signature was not verified."
+            return UNREADABLE
+        who = self.subject or UNKNOWN_SIGNER
+        return fill(SELF_SIGNED if self.self_signed else SIGNED_BY, who)
 
 
 def find_block(tail: bytes, file_size: int) -> tuple[int, bytes] | None:

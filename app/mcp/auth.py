@@ -65,8 +65,62 @@ from app.mcp.masking import MASK, mask_text, remember_secrets
 from app.mcp.target import OAuthOptions, Target
 from app.secrets.oauth import CLIENT, KeyringTokenStorage
 from app.secrets.store import SecretStore
+from app.words import QT_TRANSLATE_NOOP, fill
 
 logger = logging.getLogger(__name__)
+
+# Sign-in problems, as templates (%1, %2: the values); the window translates the sentence back
+# (app.ui.i18n.translate_reason). The states' own words (app.mcp.events) are listed again here,
+# literally, so that lupdate finds them.
+TOO_MANY_REDIRECTS = QT_TRANSLATE_NOOP("Reasons", "could not sign in: too many redirects on the sign-in page")
+EXCHANGE_REFUSED = QT_TRANSLATE_NOOP(
+    "Reasons", "could not sign in: your organisation's sign-in refused the exchange (HTTP %1)"
+)
+EXCHANGE_REFUSED_BECAUSE = QT_TRANSLATE_NOOP(
+    "Reasons", "could not sign in: your organisation's sign-in refused the exchange (HTTP %1, %2)"
+)
+NO_AUTHORIZATION_SERVER = QT_TRANSLATE_NOOP("Reasons", "could not sign in: %1 names no authorization server")
+MORE_PERMISSIONS = QT_TRANSLATE_NOOP("Reasons", "this server asks for more permissions: sign in again")
+COULD_NOT = QT_TRANSLATE_NOOP("Reasons", "could not sign in: %1")
+NO_PAGE = QT_TRANSLATE_NOOP("Reasons", "could not show the sign-in page: %1")
+PAGE_ANSWERED = QT_TRANSLATE_NOOP("Reasons", "the sign-in page answered %1")
+WITH_DETAIL = QT_TRANSLATE_NOOP("Reasons", "%1: %2")
+OTHER_ISSUER = QT_TRANSLATE_NOOP(
+    "Reasons", "could not sign in: the server sends sign-ins to %1, not to %2 that this client belongs to"
+)
+ENTERPRISE_NEEDS = QT_TRANSLATE_NOOP("Reasons", "enterprise sign-in needs, in this server's settings: %1")
+NEEDS_CLIENT_ID = QT_TRANSLATE_NOOP(
+    "Reasons", "client-credentials sign-in needs a client id in this server's settings"
+)
+NEEDS_CLIENT_SECRET = QT_TRANSLATE_NOOP(
+    "Reasons", "client-credentials sign-in needs the client secret: set the key oauth.client_secret"
+)
+PORT_IN_USE = QT_TRANSLATE_NOOP(
+    "Reasons", "could not sign in: port %1 of this computer is in use by another program"
+)
+TEMPLATES: tuple[str, ...] = (
+    EXCHANGE_REFUSED_BECAUSE,
+    EXCHANGE_REFUSED,
+    TOO_MANY_REDIRECTS,
+    OTHER_ISSUER,
+    PORT_IN_USE,
+    NO_AUTHORIZATION_SERVER,
+    COULD_NOT,
+    NO_PAGE,
+    PAGE_ANSWERED,
+    MORE_PERMISSIONS,
+    ENTERPRISE_NEEDS,
+    NEEDS_CLIENT_ID,
+    NEEDS_CLIENT_SECRET,
+    QT_TRANSLATE_NOOP("Reasons", "sign in needed"),
+    QT_TRANSLATE_NOOP("Reasons", "your sign-in has expired: sign in again"),
+    QT_TRANSLATE_NOOP("Reasons", "sign-in was cancelled"),
+    QT_TRANSLATE_NOOP("Reasons", "sign-in timed out"),
+    QT_TRANSLATE_NOOP("Reasons", "you declined the sign-in"),
+    QT_TRANSLATE_NOOP("Reasons", "signed out"),
+    QT_TRANSLATE_NOOP("Reasons", "waiting for you to sign in in your browser"),
+    QT_TRANSLATE_NOOP("Reasons", "waiting for your approval"),
+)
 
 SIGN_IN_TIMEOUT = 300.0
 """Seconds a sign-in waits for the person to come back from the browser."""
@@ -224,7 +278,7 @@ class HeadlessBrowser:
                 if not (response.is_redirect and location):
                     return
                 url = urljoin(url, location)
-        raise SignInFailed("could not sign in: too many redirects on the sign-in page")
+        raise SignInFailed(TOO_MANY_REDIRECTS)
 
 
 # ------------------------------------------------------------------ one interactive sign-in
@@ -367,8 +421,9 @@ async def exchange_id_token(
     if response.status_code != 200 or not isinstance(token, str):
         error = body.get("error") if isinstance(body, dict) else None
         raise SignInFailed(
-            f"could not sign in: your organisation's sign-in refused the exchange "
-            f"(HTTP {response.status_code}{', ' + str(error) if error else ''})"
+            fill(EXCHANGE_REFUSED_BECAUSE, response.status_code, error)
+            if error
+            else fill(EXCHANGE_REFUSED, response.status_code)
         )
     remember_secret(token)
     return token
@@ -387,7 +442,7 @@ async def discover_issuer(server_url: str) -> str:
                 prm = ProtectedResourceMetadata.model_validate_json(response.content)
                 if prm.authorization_servers:
                     return str(prm.authorization_servers[0])
-    raise SignInFailed(f"could not sign in: {server_url} names no authorization server")
+    raise SignInFailed(fill(NO_AUTHORIZATION_SERVER, server_url))
 
 
 # ------------------------------------------------------------------ account display
@@ -470,7 +525,7 @@ class _Desk:
 
     def needed(self) -> SignInNeeded:
         if self.step_up_scope is not None:
-            return SignInNeeded("this server asks for more permissions: sign in again", self.step_up_scope)
+            return SignInNeeded(MORE_PERMISSIONS, self.step_up_scope)
         if self.refresh_failed or self.had_tokens:
             return SignInNeeded(SIGN_IN_EXPIRED)
         return SignInNeeded(SIGN_IN_NEEDED)
@@ -505,7 +560,7 @@ class _Desk:
             try:
                 attempt.loopback = await LoopbackListener.open(attempt.port)
             except OSError as exc:
-                raise SignInFailed(f"could not sign in: {exc.strerror or exc}") from None
+                raise SignInFailed(fill(COULD_NOT, exc.strerror or exc)) from None
         attempt.loopback.expect(state)
         attempt.waiting = True
         self.hooks.waiting(url)
@@ -517,7 +572,7 @@ class _Desk:
                 raise
             except Exception as exc:
                 attempt.waiting = False
-                raise SignInFailed(f"could not show the sign-in page: {self.mask(str(exc))}") from None
+                raise SignInFailed(fill(NO_PAGE, self.mask(str(exc)))) from None
 
     async def callback(self) -> AuthorizationCodeResult:
         attempt = self.attempt
@@ -532,8 +587,10 @@ class _Desk:
         if result.error:
             if result.error == "access_denied":
                 raise SignInDeclined()
-            detail = f": {result.error_description}" if result.error_description else ""
-            raise SignInFailed(self.mask(f"the sign-in page answered {result.error}{detail}"))
+            answered = fill(PAGE_ANSWERED, result.error)
+            if result.error_description:
+                answered = fill(WITH_DETAIL, answered, result.error_description)
+            raise SignInFailed(self.mask(answered))
         remember_secret(result.code)
         return AuthorizationCodeResult(code=result.code or "", state=result.state, iss=result.iss)
 
@@ -662,7 +719,7 @@ class _DeskFlow(OAuthClientProvider):
         except SignInProblem as exc:
             raise d.fail(exc) from None
         except OAuthFlowError as exc:
-            raise d.fail(SignInFailed(d.mask(f"could not sign in: {exc}"))) from None
+            raise d.fail(SignInFailed(d.mask(fill(COULD_NOT, exc)))) from None
         finally:
             await flow.aclose()
 
@@ -678,10 +735,7 @@ class _DeskFlow(OAuthClientProvider):
             from mcp.client.auth.utils import issuers_match
 
             if not issuers_match(str(metadata.issuer), options.issuer):
-                raise SignInFailed(
-                    f"could not sign in: the server sends sign-ins to {metadata.issuer}, "
-                    f"not to {options.issuer} that this client belongs to"
-                )
+                raise SignInFailed(fill(OTHER_ISSUER, metadata.issuer, options.issuer))
         client = self.context.client_info
         if d.fixed_client is not None and client is d.fixed_client and client.client_secret and metadata:
             # How a pre-registered client sends its secret is the server's record, not ours to
@@ -791,7 +845,7 @@ class _DeskIdentityAssertion(IdentityAssertionOAuthProvider):
         except SignInProblem as exc:
             raise d.fail(exc) from None
         except OAuthFlowError as exc:
-            raise d.fail(SignInFailed(d.mask(f"could not sign in: {exc}"))) from None
+            raise d.fail(SignInFailed(d.mask(fill(COULD_NOT, exc)))) from None
         finally:
             await flow.aclose()
 
@@ -827,7 +881,7 @@ def _identity_assertion(target: Target, storage: KeyringTokenStorage, hooks: Sig
         if not value
     ]
     if missing:
-        raise SignInFailed("enterprise sign-in needs, in this server's settings: " + ", ".join(missing))
+        raise SignInFailed(fill(ENTERPRISE_NEEDS, ", ".join(missing)))
     assert options.idp_token_endpoint and options.idp_client_id and options.idp_id_token
 
     async def id_jag(audience: str, resource: str) -> str:
@@ -884,7 +938,7 @@ async def open_auth(
         return _identity_assertion(target, storage, hooks)
     if options.grant == "client_credentials":
         if not options.client_id:
-            raise SignInFailed("client-credentials sign-in needs a client id in this server's settings")
+            raise SignInFailed(NEEDS_CLIENT_ID)
         with _no_issuer_warning():
             if options.private_key:
                 params = SignedJWTParameters(
@@ -903,9 +957,7 @@ async def open_auth(
                 )
             else:
                 if not options.client_secret:
-                    raise SignInFailed(
-                        "client-credentials sign-in needs the client secret: set the key oauth.client_secret"
-                    )
+                    raise SignInFailed(NEEDS_CLIENT_SECRET)
                 provider = _DeskClientCredentials(
                     url,
                     storage,
@@ -926,10 +978,7 @@ async def open_auth(
             attempt.loopback = await LoopbackListener.open(wanted)
         except PortInUse:
             if options.redirect_port:
-                raise SignInFailed(
-                    f"could not sign in: port {options.redirect_port} of this computer is in use"
-                    " by another program"
-                ) from None
+                raise SignInFailed(fill(PORT_IN_USE, options.redirect_port)) from None
             attempt.loopback = await LoopbackListener.open(0)
             drop_stored = True
             logger.info("%s: the registered sign-in port %d is taken; registering again", target.name, wanted)

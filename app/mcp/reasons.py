@@ -4,8 +4,8 @@
 exited with code 1 — last stderr line: ModuleNotFoundError: No module named 'foo'" does.
 
 The sentences are English (the command line and the logs say them so), built from templates
-marked with `QT_TRANSLATE_NOOP("Reasons", …)`: a function of this module that only returns its
-text, so no Qt here, but lupdate (packaging/translations.py) finds the calls and the window's
+marked with `QT_TRANSLATE_NOOP("Reasons", …)` (app.words: a function that only returns its
+text, so no Qt here), but lupdate (packaging/translations.py) finds the calls and the window's
 translators get them. The window turns a finished sentence back into its template and values
 (`app.ui.i18n.translate_reason`, through `TEMPLATES`) and shows it in the person's language;
 a sentence no template matches stays English.
@@ -13,24 +13,13 @@ a sentence no template matches stays English.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from app.mcp.stdio import CommandNotFound, ProcessInfo, RuntimeMissing, WorkingDirectoryMissing
 from app.mcp.target import Target
+from app.words import QT_TRANSLATE_NOOP, fill
 
 STDERR_LINES_IN_REASON = 3
-
-
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name lupdate looks for
-    """Mark `text` for translation in `context` (read by lupdate); returns it unchanged."""
-    del context
-    return text
-
-
-def fill(template: str, *values: object) -> str:
-    """`template` with %1, %2… replaced by `values`, in one pass (a value holding "%2" stays so)."""
-    return re.sub(r"%(\d)", lambda m: str(values[int(m.group(1)) - 1]), template)
 
 
 HTTP_ADVICE: dict[int, str] = {
@@ -110,6 +99,7 @@ TEMPLATES: tuple[str, ...] = (
     QT_TRANSLATE_NOOP("Reasons", "and closed its output"),
     QT_TRANSLATE_NOOP("Reasons", "and has not answered in %1 s"),
     QT_TRANSLATE_NOOP("Reasons", "it has not answered in %1 s"),
+    QT_TRANSLATE_NOOP("Reasons", "no answer yet after %1 s: this may not be an MCP server"),
     LAST_STDERR,
     PRINTED_NOISE,
     WWW_AUTHENTICATE,

@@ -35,6 +35,7 @@ import httpx2
 from app.registry.cache import FRESH_SECONDS, ResponseCache
 from app.registry.model import Icon, RegistryServer
 from app.registry.settings import normalise_url
+from app.words import QT_TRANSLATE_NOOP, fill
 
 logger = logging.getLogger(__name__)
 
@@ -47,8 +48,38 @@ READ_TIMEOUT = 20.0
 PAGE_SIZE = 30
 MAX_LIMIT = 100
 
-OFFLINE_MESSAGE = "the server directory cannot be reached: check your internet connection"
+OFFLINE_MESSAGE = QT_TRANSLATE_NOOP(
+    "Reasons", "the server directory cannot be reached: check your internet connection"
+)
 RASTER_MIME = ("image/png", "image/jpeg", "image/jpg", "image/webp")
+
+
+# What went wrong, as the window shows it (translated back by app.ui.i18n.translate_reason).
+NOT_THERE = QT_TRANSLATE_NOOP("Reasons", "this server is not in the server directory (any more)")
+TOO_LARGE = QT_TRANSLATE_NOOP("Reasons", "the server directory's answer is too large to read")
+NOT_JSON = QT_TRANSLATE_NOOP("Reasons", "the server directory's answer could not be read (not JSON)")
+NOT_A_LIST = QT_TRANSLATE_NOOP("Reasons", "the server directory's answer is not a list of servers")
+NOT_A_SERVER = QT_TRANSLATE_NOOP("Reasons", "the server directory's answer does not describe a server")
+REMOVED = QT_TRANSLATE_NOOP("Reasons", "this server was removed from the server directory")
+ANSWERED_ERROR = QT_TRANSLATE_NOOP("Reasons", "the server directory answered with an error (HTTP %1)")
+SENT_ELSEWHERE = QT_TRANSLATE_NOOP("Reasons", "the server directory sent us elsewhere (HTTP %1)")
+DEPRECATED = QT_TRANSLATE_NOOP("Reasons", "The server directory marks this server as deprecated: %1")
+DEPRECATED_NO_WORD = QT_TRANSLATE_NOOP(
+    "Reasons", "The server directory marks this server as deprecated; it may stop working or be replaced."
+)
+TEMPLATES: tuple[str, ...] = (
+    OFFLINE_MESSAGE,
+    ANSWERED_ERROR,
+    NOT_THERE,
+    TOO_LARGE,
+    NOT_JSON,
+    NOT_A_LIST,
+    NOT_A_SERVER,
+    REMOVED,
+    SENT_ELSEWHERE,
+    DEPRECATED,
+    DEPRECATED_NO_WORD,
+)
 
 
 class RegistryError(Exception):
@@ -102,10 +133,9 @@ def shown(server: RegistryServer) -> bool:
 def status_note(server: RegistryServer) -> str | None:
     if server.status != "deprecated":
         return None
-    text = "The server directory marks this server as deprecated"
     if server.status_message:
-        return f"{text}: {' '.join(server.status_message.split())}"
-    return f"{text}; it may stop working or be replaced."
+        return fill(DEPRECATED, " ".join(server.status_message.split()))
+    return DEPRECATED_NO_WORD
 
 
 def _is_loopback(host: str | None) -> bool:
@@ -164,22 +194,20 @@ class RegistryClient:
     def _read(self, url: str, limit: int, accept: str) -> bytes:
         with self._new_http() as http, http.stream("GET", url, headers={"Accept": accept}) as response:
             if response.status_code == 404:
-                raise NotInRegistry("this server is not in the server directory (any more)")
+                raise NotInRegistry(NOT_THERE)
             if response.status_code >= 400:
-                raise RegistryError(
-                    f"the server directory answered with an error (HTTP {response.status_code})"
-                )
+                raise RegistryError(fill(ANSWERED_ERROR, response.status_code))
             if 300 <= response.status_code < 400:
-                raise RegistryError(f"the server directory sent us elsewhere (HTTP {response.status_code})")
+                raise RegistryError(fill(SENT_ELSEWHERE, response.status_code))
             length = response.headers.get("content-length")
             if length is not None and length.isdigit() and int(length) > limit:
-                raise RegistryError("the server directory's answer is too large to read")
+                raise RegistryError(TOO_LARGE)
             chunks: list[bytes] = []
             size = 0
             for chunk in response.iter_bytes():
                 size += len(chunk)
                 if size > limit:
-                    raise RegistryError("the server directory's answer is too large to read")
+                    raise RegistryError(TOO_LARGE)
                 chunks.append(chunk)
             return b"".join(chunks)
 
@@ -215,7 +243,7 @@ class RegistryClient:
         try:
             return json.loads(body)
         except ValueError:
-            raise RegistryError("the server directory's answer could not be read (not JSON)") from None
+            raise RegistryError(NOT_JSON) from None
 
     # --- the API -------------------------------------------------------------------------------
     def list_url(self, search: str = "", cursor: str | None = None, limit: int = PAGE_SIZE) -> str:
@@ -236,7 +264,7 @@ class RegistryClient:
         fetched = await self._get(self.list_url(text, cursor, limit), MAX_LIST_BYTES, refresh=refresh)
         data = await asyncio.to_thread(self._json, fetched.body)  # up to 4 MB: not on the GUI thread
         if not isinstance(data, dict) or not isinstance(data.get("servers"), list):
-            raise RegistryError("the server directory's answer is not a list of servers")
+            raise RegistryError(NOT_A_LIST)
         servers: list[RegistryServer] = []
         seen: set[str] = set()
         hidden = 0
@@ -266,9 +294,9 @@ class RegistryClient:
         fetched = await self._get(self.latest_url(name), MAX_DETAIL_BYTES, refresh=refresh)
         server = RegistryServer.from_response(self._json(fetched.body))
         if server is None:
-            raise RegistryError("the server directory's answer does not describe a server")
+            raise RegistryError(NOT_A_SERVER)
         if server.status == "deleted":
-            raise NotInRegistry("this server was removed from the server directory")
+            raise NotInRegistry(REMOVED)
         return server
 
     # --- icons ---------------------------------------------------------------------------------

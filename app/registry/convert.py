@@ -33,6 +33,7 @@ from app.config.model import ServerEntry
 from app.install.plan import InstallPlan, Kind, Question, ask_ref
 from app.registry.client import status_note
 from app.registry.model import Argument, Input, KeyValue, Package, RegistryServer, Transport
+from app.words import QT_TRANSLATE_NOOP, fill
 
 WayKind = Literal["remote", "npm", "pypi", "oci", "nuget", "mcpb", "other"]
 
@@ -72,52 +73,79 @@ def program_available(command: str) -> bool:
     return shutil.which(command) is not None
 
 
+# The ways' labels and problems, as templates (%1: the package, %2: its version or nothing, %3:
+# the kind of package); the window translates them back (app.ui.i18n.translate_reason).
+STARTS_WEB_SERVER = QT_TRANSLATE_NOOP("Reasons", "%3 package %1%2 (starts a web server)")
+STARTS_WEB_SERVER_PROBLEM = QT_TRANSLATE_NOOP(
+    "Reasons",
+    "this package starts its own web server on this computer, which MCP Desk cannot run yet; "
+    "choose another way if there is one",
+)
+NPM_PACKAGE = QT_TRANSLATE_NOOP("Reasons", "npm package %1%2")
+PYTHON_PACKAGE = QT_TRANSLATE_NOOP("Reasons", "Python package %1%2")
+DOCKER_IMAGE = QT_TRANSLATE_NOOP("Reasons", "Docker image %1%2")
+DOTNET_TOOL = QT_TRANSLATE_NOOP("Reasons", ".NET tool %1%2")
+MCPB_PACKAGE = QT_TRANSLATE_NOOP("Reasons", "server package (.mcpb) %1")
+MCPB_PROBLEM = QT_TRANSLATE_NOOP(
+    "Reasons",
+    "this is a server package (.mcpb): download it and open it with "
+    "Servers → Install a server package (.mcpb)…",
+)
+OTHER_PACKAGE = QT_TRANSLATE_NOOP("Reasons", "%3 package %1%2")
+CANNOT_INSTALL_KIND = QT_TRANSLATE_NOOP("Reasons", "MCP Desk cannot install %1 packages")
+ON_THE_INTERNET = QT_TRANSLATE_NOOP("Reasons", "runs on the internet (%1)")
+NEITHER_WHERE_NOR_HOW = QT_TRANSLATE_NOOP(
+    "Reasons", "this entry of the server directory says neither where it runs nor how to install it"
+)
+
+TEMPLATES: tuple[str, ...] = (
+    # The specific first: "npm package %1%2" before "%3 package %1%2".
+    STARTS_WEB_SERVER,
+    STARTS_WEB_SERVER_PROBLEM,
+    NPM_PACKAGE,
+    PYTHON_PACKAGE,
+    DOCKER_IMAGE,
+    DOTNET_TOOL,
+    MCPB_PACKAGE,
+    MCPB_PROBLEM,
+    OTHER_PACKAGE,
+    CANNOT_INSTALL_KIND,
+    ON_THE_INTERNET,
+    NEITHER_WHERE_NOR_HOW,
+)
+"""Every label and problem of a way (app.ui.i18n.translate_reason)."""
+
+
 def _package_way(pkg: Package, index: int, have: Callable[[str], bool]) -> Way:
     version = f" {pkg.version}" if pkg.version else ""
     kind = pkg.registry_type
+    ident = pkg.identifier
     if pkg.transport.type not in ("stdio", ""):
         return Way(
             "other",
             index,
-            f"{kind} package {pkg.identifier}{version} (starts a web server)",
+            fill(STARTS_WEB_SERVER, ident, version, kind),
             True,
             None,
-            problem="this package starts its own web server on this computer, which MCP Desk "
-            "cannot run yet; choose another way if there is one",
+            problem=STARTS_WEB_SERVER_PROBLEM,
         )
     if kind == "npm":
-        return Way(
-            "npm", index, f"npm package {pkg.identifier}{version}", True, "node", available=have("npx")
-        )
+        return Way("npm", index, fill(NPM_PACKAGE, ident, version), True, "node", available=have("npx"))
     if kind == "pypi":
-        return Way(
-            "pypi", index, f"Python package {pkg.identifier}{version}", True, "uv", available=have("uvx")
-        )
+        return Way("pypi", index, fill(PYTHON_PACKAGE, ident, version), True, "uv", available=have("uvx"))
     if kind == "oci":
-        return Way(
-            "oci", index, f"Docker image {pkg.identifier}{version}", True, "docker", available=have("docker")
-        )
+        return Way("oci", index, fill(DOCKER_IMAGE, ident, version), True, "docker", available=have("docker"))
     if kind == "nuget":
-        return Way(
-            "nuget", index, f".NET tool {pkg.identifier}{version}", True, "dotnet", available=have("dnx")
-        )
+        return Way("nuget", index, fill(DOTNET_TOOL, ident, version), True, "dotnet", available=have("dnx"))
     if kind == "mcpb":
-        return Way(
-            "mcpb",
-            index,
-            f"server package (.mcpb) {pkg.identifier}",
-            True,
-            None,
-            problem="this is a server package (.mcpb): download it and open it with "
-            "Servers → Install a server package (.mcpb)…",
-        )
+        return Way("mcpb", index, fill(MCPB_PACKAGE, ident), True, None, problem=MCPB_PROBLEM)
     return Way(
         "other",
         index,
-        f"{kind} package {pkg.identifier}{version}",
+        fill(OTHER_PACKAGE, ident, version, kind),
         True,
         None,
-        problem=f"MCP Desk cannot install {kind} packages",
+        problem=fill(CANNOT_INSTALL_KIND, kind),
     )
 
 
@@ -128,7 +156,7 @@ def ways(server: RegistryServer, have: Callable[[str], bool] | None = None) -> l
     for i, remote in enumerate(server.remotes):
         if remote.type not in ("streamable-http", "sse"):
             continue
-        label = f"runs on the internet ({remote.url})"
+        label = fill(ON_THE_INTERNET, remote.url)
         out.append((0 if remote.type == "streamable-http" else 1, Way("remote", i, label, False, None)))
     rank = {"npm": 2, "pypi": 3, "oci": 4, "nuget": 5}
     for i, pkg in enumerate(server.packages):
@@ -271,7 +299,7 @@ def _package_entry(name: str, pkg: Package, qs: _Questions) -> ServerEntry:
         spec = f"{pkg.identifier}@{pkg.version}" if pkg.version else pkg.identifier
         tail = ["--", *package_args] if package_args else []
         return ServerEntry(name=name, command="dnx", args=[*runtime_args, spec, "--yes", *tail], env=env)
-    raise CannotAdd(f"MCP Desk cannot install {kind} packages")
+    raise CannotAdd(fill(CANNOT_INSTALL_KIND, kind))
 
 
 def _remote_entry(name: str, remote: Transport, qs: _Questions) -> ServerEntry:
@@ -293,7 +321,7 @@ def to_plan(
     """The plan for `server` run the given way (default: `best_way`). Raises `CannotAdd`."""
     way = way or best_way(server, have)
     if way is None:
-        raise CannotAdd("this entry of the server directory says neither where it runs nor how to install it")
+        raise CannotAdd(NEITHER_WHERE_NOR_HOW)
     if way.problem is not None:
         raise CannotAdd(way.problem)
     name = suggest_name(server)

@@ -14,16 +14,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from app.runtimes.model import Runtime, RuntimeMissing
+from app.words import QT_TRANSLATE_NOOP, fill
 
 logger = logging.getLogger(__name__)
 
 DOCKER_TIMEOUT = 10.0
 """Docker Desktop that is starting answers slowly; a hung daemon must not hold the start forever."""
-NOT_INSTALLED = (
+NOT_INSTALLED = QT_TRANSLATE_NOOP(
+    "Reasons",
     "Docker is not installed: this server runs in a Docker container; "
-    "install Docker Desktop (or the docker engine), then try again"
+    "install Docker Desktop (or the docker engine), then try again",
 )
-NOT_RUNNING = "Docker is installed but not running: start Docker Desktop (or the docker service)"
+NOT_RUNNING = QT_TRANSLATE_NOOP(
+    "Reasons", "Docker is installed but not running: start Docker Desktop (or the docker service)"
+)
+NO_ANSWER = QT_TRANSLATE_NOOP("Reasons", "docker did not answer within %1 s")
+TEMPLATES: tuple[str, ...] = (NOT_INSTALLED, NOT_RUNNING, NO_ANSWER)
 DOCKER_DIRS = ("/Applications/Docker.app/Contents/Resources/bin",)
 """Docker Desktop's own folder on macOS: the `docker` link in /usr/local/bin is optional."""
 
@@ -52,7 +58,7 @@ def docker_status(executable: str, env: Mapping[str, str]) -> DockerStatus:
             check=False,
         )
     except subprocess.TimeoutExpired:
-        return DockerStatus(None, None, f"docker did not answer within {DOCKER_TIMEOUT:g} s")
+        return DockerStatus(None, None, fill(NO_ANSWER, f"{DOCKER_TIMEOUT:g}"))
     except OSError as exc:
         return DockerStatus(None, None, str(exc))
     client = server = None

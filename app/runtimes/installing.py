@@ -17,10 +17,66 @@ from typing import Literal
 from urllib.parse import unquote, urlsplit
 
 from app.runtimes.pathext import command_name
+from app.words import QT_TRANSLATE_NOOP, fill
 
 Tool = Literal["npm", "uv"]
 
-INSTALLING = "installing the server…"
+INSTALLING = QT_TRANSLATE_NOOP("Reasons", "installing the server…")
+# Why a download failed, as templates (%1, %2: the values); the window translates a finished
+# sentence back through them (app.ui.i18n.translate_reason).
+FETCHING = QT_TRANSLATE_NOOP("Reasons", "%1 (fetching %2)")
+REGISTRY = QT_TRANSLATE_NOOP("Reasons", "the package registry")
+REGISTRY_AT = QT_TRANSLATE_NOOP("Reasons", "the package registry (%1)")
+THIS_PACKAGE = QT_TRANSLATE_NOOP("Reasons", "this package")
+NO_SUCH_PACKAGE = QT_TRANSLATE_NOOP(
+    "Reasons",
+    "installing the server failed: there is no package %1 in %2; check the server's command for a typo",
+)
+PROXY_SIGN_IN = QT_TRANSLATE_NOOP(
+    "Reasons",
+    "installing the server failed: the proxy asks for a sign-in (407 Proxy Authentication Required): put "
+    "the user name and password in the proxy setting (HTTPS_PROXY=http://user:password@host:port)",
+)
+PROXY_SIGN_IN_AT = QT_TRANSLATE_NOOP(
+    "Reasons",
+    "installing the server failed: the proxy (%1) asks for a sign-in (407 Proxy Authentication Required): "
+    "put the user name and password in the proxy setting (HTTPS_PROXY=http://user:password@host:port)",
+)
+PROXY_BLOCKS = QT_TRANSLATE_NOOP(
+    "Reasons",
+    "installing the server failed: the proxy does not let the download through: check the proxy setting "
+    "(HTTPS_PROXY), or unset it",
+)
+PROXY_BLOCKS_AT = QT_TRANSLATE_NOOP(
+    "Reasons",
+    "installing the server failed: the proxy (%1) does not let the download through: check the proxy "
+    "setting (HTTPS_PROXY), or unset it",
+)
+OFFLINE = QT_TRANSLATE_NOOP(
+    "Reasons",
+    "installing the server failed: MCP Desk could not reach %1: are you offline? Check the internet "
+    "connection, then try again",
+)
+NOT_TRUSTED = QT_TRANSLATE_NOOP(
+    "Reasons",
+    "installing the server failed: the secure connection to %1 was not trusted (a firewall or proxy that "
+    "inspects traffic?): set NODE_EXTRA_CA_CERTS / SSL_CERT_FILE to your organisation's certificate",
+)
+TEMPLATES: tuple[str, ...] = (
+    NO_SUCH_PACKAGE,
+    PROXY_SIGN_IN_AT,
+    PROXY_SIGN_IN,
+    PROXY_BLOCKS_AT,
+    PROXY_BLOCKS,
+    OFFLINE,
+    NOT_TRUSTED,
+    FETCHING,
+    REGISTRY_AT,
+    REGISTRY,
+    THIS_PACKAGE,
+    INSTALLING,
+)
+
 PROXY_VARS = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy")
 
 _NPM_FETCH = re.compile(r"^npm http fetch (?:GET|POST) (\d{3} )?(\S+)(?: .*?)?(?:\((cache [a-z]+)\))?\s*$")
@@ -62,7 +118,7 @@ Step = Fetching | Installed
 
 def installing_reason(name: str | None) -> str:
     """ "installing the server… (fetching @modelcontextprotocol/server-memory)"."""
-    return f"{INSTALLING} (fetching {name})" if name else INSTALLING
+    return fill(FETCHING, INSTALLING, name) if name else INSTALLING
 
 
 def tool_for(
@@ -189,7 +245,7 @@ class InstallWatch:
                     url = m.group(0)
                     break
         host = urlsplit(url).netloc if url else ""
-        return f"the package registry ({host})" if host else "the package registry"
+        return fill(REGISTRY_AT, host) if host else REGISTRY
 
     def failure(self) -> str | None:
         """Why the download failed, as a sentence; None when the lines show no download problem."""
@@ -200,24 +256,14 @@ class InstallWatch:
         proxy = self._proxy()
         registry = self._registry()
         if self._missing or "E404" in codes:
-            name = self._missing or "this package"
-            return (
-                f"installing the server failed: there is no package {name} in {registry}; "
-                "check the server's command for a typo"
-            )
+            name = self._missing or THIS_PACKAGE
+            return fill(NO_SUCH_PACKAGE, name, registry)
         if "E407" in codes or re.search(r"\b407\b|proxy authori[sz]ation required", text, re.I):
-            return (
-                f"installing the server failed: the proxy{f' ({proxy})' if proxy else ''} asks for a "
-                "sign-in (407 Proxy Authentication Required): put the user name and password in the "
-                "proxy setting (HTTPS_PROXY=http://user:password@host:port)"
-            )
+            return fill(PROXY_SIGN_IN_AT, proxy) if proxy else PROXY_SIGN_IN
         if re.search(r"tunnel(ing)? (socket|error)", text, re.I) or (
             proxy and (codes & {"ECONNREFUSED", "ECONNRESET", "ETIMEDOUT"} or "Connection refused" in text)
         ):
-            return (
-                f"installing the server failed: the proxy{f' ({proxy})' if proxy else ''} does not "
-                "let the download through: check the proxy setting (HTTPS_PROXY), or unset it"
-            )
+            return fill(PROXY_BLOCKS_AT, proxy) if proxy else PROXY_BLOCKS
         offline_codes = {"ENOTFOUND", "EAI_AGAIN", "ECONNREFUSED", "ETIMEDOUT", "ENETUNREACH", "ECONNRESET"}
         if codes & offline_codes or re.search(
             r"dns error|failed to lookup address|Connection refused|Network is unreachable|"
@@ -225,16 +271,9 @@ class InstallWatch:
             text,
             re.I,
         ):
-            return (
-                f"installing the server failed: MCP Desk could not reach {registry}: "
-                "are you offline? Check the internet connection, then try again"
-            )
+            return fill(OFFLINE, registry)
         if codes & {"SELF_SIGNED_CERT_IN_CHAIN", "UNABLE_TO_GET_ISSUER_CERT_LOCALLY", "CERT_HAS_EXPIRED"} or (
             re.search(r"certificate|invalid peer certificate", text, re.I)
         ):
-            return (
-                f"installing the server failed: the secure connection to {registry} was not trusted "
-                "(a firewall or proxy that inspects traffic?): set NODE_EXTRA_CA_CERTS / SSL_CERT_FILE "
-                "to your organisation's certificate"
-            )
+            return fill(NOT_TRUSTED, registry)
         return None

@@ -29,6 +29,7 @@ from app.runtimes.model import CommandNotFound, Resolved, Runtime, RuntimeKind, 
 from app.runtimes.pathext import command_name, has_directory, path_separator, which
 from app.runtimes.private import private_node, private_uv
 from app.runtimes.search_path import extra_dirs
+from app.words import QT_TRANSLATE_NOOP, fill
 
 logger = logging.getLogger(__name__)
 
@@ -53,14 +54,23 @@ NETWORK_VARS = (
 """What a package manager needs from our own environment to reach its registry behind a
 company proxy or a TLS-inspecting firewall; a server's minimal environment lacks them."""
 
-MISSING_NODE = (
+MISSING_NODE = QT_TRANSLATE_NOOP(
+    "Reasons",
     "Node.js is not installed, and MCP Desk's built-in Node.js is missing: "
-    "reinstall MCP Desk, or install Node.js from nodejs.org"
+    "reinstall MCP Desk, or install Node.js from nodejs.org",
 )
-MISSING_UV = (
+MISSING_UV = QT_TRANSLATE_NOOP(
+    "Reasons",
     "uv is not installed, and MCP Desk's built-in uv is missing: "
-    "reinstall MCP Desk, or install uv from docs.astral.sh/uv"
+    "reinstall MCP Desk, or install uv from docs.astral.sh/uv",
 )
+
+
+# How a runtime is described to people, as templates (app.ui.i18n.translate_reason).
+BUILT_IN = QT_TRANSLATE_NOOP("Reasons", "%1 (built in)")
+YOURS = QT_TRANSLATE_NOOP("Reasons", "your %1")
+YOUR_DOCKER = QT_TRANSLATE_NOOP("Reasons", "%1 (your Docker)")
+TEMPLATES: tuple[str, ...] = (MISSING_NODE, MISSING_UV, BUILT_IN, YOUR_DOCKER, YOURS)
 
 
 def kind_of(command: str, platform: str = sys.platform) -> RuntimeKind | None:
@@ -293,7 +303,7 @@ def describe(runtime: Runtime | None) -> str:
     name = _NAMES[runtime.kind]
     version = short_version(runtime.version)
     named = f"{name} {version}" if version else name
-    return f"{named} (built in)" if runtime.builtin else f"your {named}"
+    return fill(BUILT_IN if runtime.builtin else YOURS, named)
 
 
 def where(command: str, env: Mapping[str, str] | None = None) -> str | None:
@@ -307,7 +317,7 @@ def where(command: str, env: Mapping[str, str] | None = None) -> str | None:
         return None
     if resolved is None:  # docker: no daemon question just to show a prompt
         runtime = _runtime_quietly(command, env)
-        return f"{runtime.path} (your Docker)" if runtime else None
+        return fill(YOUR_DOCKER, runtime.path) if runtime else None
     runtime = resolved.runtime
     if runtime is None:
         return resolved.executable

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from app.mcp.visible import visible_line
 from app.ui.async_dialogs import ask, run_dialog
+from app.ui.i18n import translate_reason
 
 if TYPE_CHECKING:
     from app.bundles.archive import Bundle
@@ -153,7 +154,7 @@ async def install_bundle_file(window: Any, path: Path) -> str | None:
             window,
             QCoreApplication.translate("BundleDialog", "Server package"),
             QCoreApplication.translate("BundleDialog", "This server package cannot be installed."),
-            str(exc),
+            translate_reason(str(exc)),  # the core's English, translated where it has a template
         )
         return None
     bar.clearMessage()
@@ -168,7 +169,7 @@ async def install_bundle_file(window: Any, path: Path) -> str | None:
             window,
             QCoreApplication.translate("BundleDialog", "Server package"),
             QCoreApplication.translate("BundleDialog", "This server package cannot be installed."),
-            str(exc),
+            translate_reason(str(exc)),  # the core's English, translated where it has a template
         )
         return None
     folder = installed.folder_for(bundle.manifest)
@@ -182,7 +183,7 @@ async def install_bundle_file(window: Any, path: Path) -> str | None:
             window,
             QCoreApplication.translate("BundleDialog", "Server package"),
             QCoreApplication.translate("BundleDialog", "The server package could not be unpacked."),
-            str(exc),
+            translate_reason(str(exc)),  # the core's English, translated where it has a template
         )
         return None
     bar.clearMessage()
@@ -245,7 +246,7 @@ async def _update(window: Any, rec: Installed, bundle: Bundle) -> str | None:
             window,
             title,
             QCoreApplication.translate("BundleDialog", "The server package could not be unpacked."),
-            str(exc),
+            translate_reason(str(exc)),  # the core's English, translated where it has a template
         )
         return None
     try:
@@ -262,7 +263,7 @@ async def _update(window: Any, rec: Installed, bundle: Bundle) -> str | None:
             window,
             QCoreApplication.translate("BundleDialog", "Update server package"),
             QCoreApplication.translate("BundleDialog", "The server was not updated."),
-            str(exc),
+            translate_reason(str(exc)),  # the core's English, translated where it has a template
         )
         return None
     await asyncio.to_thread(installed.drop_old_files, staged)

@@ -27,6 +27,7 @@ import os
 import re
 from functools import cache
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import (
@@ -202,15 +203,57 @@ REASON_LIMIT = 4000
 REASON_DEPTH = 4
 
 
-@cache
+CORE_WORD_MODULES = (
+    "app.mcp.auth",
+    "app.registry.client",
+    "app.registry.convert",
+    "app.bundles.archive",
+    "app.bundles.compat",
+    "app.bundles.plan",
+    "app.bundles.signature",
+    "app.runtimes.docker",
+    "app.runtimes.installing",
+    "app.runtimes.resolve",
+)
+"""The core modules besides app.mcp.reasons whose sentences the window translates back (each
+has `TEMPLATES`; the same list as packaging/translations.py's CORE_SOURCES)."""
+
+
+def core_word_modules(loaded_only: bool = False) -> list[ModuleType]:
+    """Those modules; with `loaded_only`, the ones this process imported: a sentence can only come
+    from a module that ran, and importing the others (the SDK's sign-in, httpx2) costs time."""
+    import importlib
+    import sys
+
+    if loaded_only:
+        return [sys.modules[name] for name in CORE_WORD_MODULES if name in sys.modules]
+    return [importlib.import_module(name) for name in CORE_WORD_MODULES]
+
+
 def _reason_patterns() -> tuple[dict[str, str], tuple[tuple[str, re.Pattern[str]], ...]]:
+    return _patterns_of(tuple(m.__name__ for m in core_word_modules(loaded_only=True)))
+
+
+@cache
+def _patterns_of(names: tuple[str, ...]) -> tuple[dict[str, str], tuple[tuple[str, re.Pattern[str]], ...]]:
     """The engine's sentences without values (looked up as they are), and the patterns of those
     with values, in the order they are tried."""
+    import sys
+
     from app.mcp.reasons import TEMPLATES, VALUE_PATTERNS
 
+    # getattr: a module still being imported has no TEMPLATES yet
+    others = [template for name in names for template in getattr(sys.modules[name], "TEMPLATES", ())]
+    # Sentences that open with words of their own are tried first (they cannot swallow another's);
+    # those that open with a value ("%1 (built in)", "%1 — %2") only after the engine's own.
+    ordered = [
+        *(t for t in others if not t.startswith("%")),
+        *TEMPLATES,
+        *(t for t in others if t.startswith("%")),
+    ]
     exact: dict[str, str] = {}
     patterns = []
-    for template in dict.fromkeys(TEMPLATES):
+    for template in dict.fromkeys(ordered):
         if not re.search(r"%\d", template):
             exact[template] = template
             continue

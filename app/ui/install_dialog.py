@@ -41,6 +41,7 @@ from app.install.plan import Answer, InstallPlan, apply
 from app.mcp.visible import visible_line
 from app.ui.async_dialogs import keyboard_rule, run_dialog
 from app.ui.dialog_style import error_text, with_icon
+from app.ui.i18n import translate_reason
 from app.ui.install_fields import BoolField, Field, make_field
 from app.ui.safe_text import plain_label
 from app.ui.widgets import TextLabel
@@ -179,7 +180,7 @@ class InstallDialog(QDialog):
             outer.addLayout(row)
         self.note_labels: list[QLabel] = []
         for note in plan.notes:
-            label = plain_label(note, self)
+            label = plain_label(translate_reason(note), self)  # the core's English, translated
             label.setObjectName("installNote")
             font = label.font()
             font.setItalic(True)  # set apart without a colour that reads as a link
@@ -426,7 +427,7 @@ class InstallDialog(QDialog):
             logger.info("the server was not added: %s", exc)
             self.show_error(
                 QCoreApplication.translate("InstallDialog", "The server was not added: %1").replace(
-                    "%1", str(exc)
+                    "%1", translate_reason(str(exc))
                 )
             )
         else:
@@ -460,7 +461,7 @@ class InstallDialog(QDialog):
         if runtime is not None and isValid(self.runtime_label):
             self.runtime_label.setText(
                 QCoreApplication.translate("InstallDialog", "Runs on this computer with %1.").replace(
-                    "%1", describe(runtime)
+                    "%1", translate_reason(describe(runtime))
                 )
             )
 

@@ -53,6 +53,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.ui.i18n import translate_reason
 from app.ui.safe_text import plain_label, plain_tooltip, visible_line
 
 if TYPE_CHECKING:
@@ -449,7 +450,11 @@ class RegistryBrowser(QWidget):
             if cursor is None:
                 self.model.reset([])
             self._set_state(
-                "error", "", self.tr("The server directory could not be read: %1").replace("%1", str(exc))
+                "error",
+                "",
+                self.tr("The server directory could not be read: %1").replace(
+                    "%1", translate_reason(str(exc))
+                ),
             )
             self.load_more_button.setEnabled(True)
             return
@@ -556,7 +561,9 @@ class RegistryBrowser(QWidget):
         self.detail_meta.setText("  ·  ".join(meta))
         self.detail_description.setText(server.description)
         note = status_note(server)
-        self.detail_notes.setText(self.tr("Deprecated: %1").replace("%1", note) if note else "")
+        self.detail_notes.setText(
+            self.tr("Deprecated: %1").replace("%1", translate_reason(note)) if note else ""
+        )
         self.detail_notes.setVisible(bool(note))
         repo = server.repository_url
         self.detail_repository.setText(self.tr("Source code: %1").replace("%1", repo) if repo else "")
@@ -579,7 +586,7 @@ class RegistryBrowser(QWidget):
             return self.tr("On the internet: %1").replace(
                 "%1", way.label.removeprefix("runs on the internet (").rstrip(")")
             )
-        text = self.tr("On this computer: %1").replace("%1", way.label)
+        text = self.tr("On this computer: %1").replace("%1", translate_reason(way.label))
         if not way.available:
             text += "  " + self.tr("(needs a program not found here)")
         return text
@@ -587,7 +594,7 @@ class RegistryBrowser(QWidget):
     @Slot(int)
     def _way_changed(self, index: int) -> None:
         way = self._ways[index] if 0 <= index < len(self._ways) else None
-        problem = None if way is None else way.problem
+        problem = None if way is None or way.problem is None else translate_reason(way.problem)
         if way is None and self.current is not None:
             problem = self.tr(
                 "This entry of the server directory says neither where it runs nor how to install it."
@@ -629,7 +636,7 @@ class RegistryBrowser(QWidget):
         try:
             plan = to_plan(server, way, icon=self.model.icon_bytes.get(server.name))
         except CannotAdd as exc:
-            self.way_problem.setText(str(exc))
+            self.way_problem.setText(translate_reason(str(exc)))
             self.way_problem.show()
             return
         self.add_button.setEnabled(False)

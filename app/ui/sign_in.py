@@ -171,7 +171,11 @@ class SignInBox(QFrame):
         self.headline.setText(self.tr("“{server}” needs you to sign in").format(server=server))
         lines = []
         if reason and reason.strip().lower() != PLAIN_REASON:
-            lines.append(reason[:1].upper() + reason[1:] + ("" if reason.endswith(".") else "."))
+            from app.ui.i18n import translate_reason  # the engine's English in the window's language
+
+            shown = translate_reason(reason)
+            stop = "" if shown.endswith((".", "。")) else ("." if shown == reason else "。")
+            lines.append(shown[:1].upper() + shown[1:] + stop)
         lines.append(
             self.tr(
                 "Sign in opens the server's sign-in page in your browser. "

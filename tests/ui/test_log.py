@@ -42,7 +42,14 @@ def test_demo_servers_activity_shows_in_the_log_with_server_and_level(qtbot: Any
 
     qtbot.waitUntil(lambda: bool(activity()), timeout=20000)
     server, level, source, _ = activity()[0]
-    assert (server, level, source) == ("demo", "info", "stderr")
+    assert (server, level, source) == ("demo", "info", "the program's error output")
+    # Developer mode shows the engine's own word for where the line came from.
+    from app.ui.developer_mode import developer_mode
+
+    developer_mode().set_enabled(True)
+    assert activity()[0][2] == "stderr"
+    developer_mode().set_enabled(False)
+    assert activity()[0][2] == "the program's error output"
 
     # The level filter acts on it: at "warning" and above the info line is hidden.
     dock.log_level.setCurrentText("warning")

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 
 FORMAT_HINTS = {
     "date": QT_TRANSLATE_NOOP("TextEditor", "YYYY-MM-DD"),
-    "datetime": QT_TRANSLATE_NOOP("TextEditor", "YYYY-MM-DDTHH:MM:SSZ"),
+    "datetime": QT_TRANSLATE_NOOP("TextEditor", "e.g. 2026-12-01 14:30"),  # also takes …T14:30:00Z
     "time": QT_TRANSLATE_NOOP("TextEditor", "HH:MM:SS"),
     "email": QT_TRANSLATE_NOOP("TextEditor", "name@example.com"),
     "uri": "https://…",

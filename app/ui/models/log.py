@@ -62,6 +62,26 @@ def clock(t: Any) -> str:
     return datetime.fromtimestamp(t).strftime("%H:%M:%S.%f")[:-3]
 
 
+SOURCE_WORDS = {
+    "stderr": str(QT_TRANSLATE_NOOP("LogModel", "the program's error output")),
+    "server": str(QT_TRANSLATE_NOOP("LogModel", "the server")),
+    "client": str(QT_TRANSLATE_NOOP("LogModel", "MCP Desk")),
+    "mcp-desk": str(QT_TRANSLATE_NOOP("LogModel", "MCP Desk")),
+}
+"""Where a line came from, for people; developer mode shows the engine's words (stderr, server,
+client) as they are."""
+
+
+def source_text(source: str) -> str:
+    """The Source column's words for `source` ("stderr" → "the program's error output")."""
+    from app.ui.developer_mode import developer_mode
+
+    words = SOURCE_WORDS.get(source)
+    if words is None or developer_mode().enabled():
+        return source
+    return QCoreApplication.translate("LogModel", words)
+
+
 @dataclass
 class LogRow:
     time: Any
@@ -164,6 +184,19 @@ class LogModel(_BoundedTable):
         str(QT_TRANSLATE_NOOP("LogModel", "Message")),
     )
     LevelRankRole = Qt.ItemDataRole.UserRole + 3
+    SOURCE_COLUMN = 3
+
+    def __init__(self, limit: int = 5000, parent: Any = None) -> None:
+        super().__init__(limit, parent)
+        from app.ui.developer_mode import developer_mode
+
+        developer_mode().changed.connect(self._source_words_changed)
+
+    def _source_words_changed(self, _on: bool) -> None:
+        if self._rows:
+            top = self.index(0, self.SOURCE_COLUMN)
+            bottom = self.index(len(self._rows) - 1, self.SOURCE_COLUMN)
+            self.dataChanged.emit(top, bottom, [Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole])
 
     def _row_data(self, r: LogRow, col: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
@@ -187,7 +220,7 @@ class LogModel(_BoundedTable):
         if col == 2:
             return visible_line(level_text(r.level))
         if col == 3:
-            return visible_line(r.source)
+            return visible_line(source_text(r.source))
         return None
 
 

@@ -187,5 +187,9 @@
         <source>it has not answered in %1 s</source>
         <translation>它 %1 秒内没有应答</translation>
     </message>
+    <message>
+        <source>no answer yet after %1 s: this may not be an MCP server</source>
+        <translation>已过 %1 秒仍没有应答：这可能不是 MCP 服务器</translation>
+    </message>
 </context>
 </TS>

@@ -99,8 +99,8 @@
         <translation>年-月-日（YYYY-MM-DD）</translation>
     </message>
     <message>
-        <source>YYYY-MM-DDTHH:MM:SSZ</source>
-        <translation>YYYY-MM-DDTHH:MM:SSZ</translation>
+        <source>e.g. 2026-12-01 14:30</source>
+        <translation>例如 2026-12-01 14:30</translation>
     </message>
     <message>
         <source>HH:MM:SS</source>

@@ -36,6 +36,18 @@
         <translation>紧急</translation>
     </message>
     <message>
+        <source>the program&apos;s error output</source>
+        <translation>程序的错误输出</translation>
+    </message>
+    <message>
+        <source>the server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>MCP Desk</source>
+        <translation>MCP Desk</translation>
+    </message>
+    <message>
         <source>Time</source>
         <translation>时间</translation>
     </message>
