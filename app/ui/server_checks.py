@@ -115,4 +115,8 @@ def describe_runtime(entry: Any) -> str | None:
     except Exception as exc:  # a lookup that fails is no reason to fail the dialog
         logger.info("no runtime for %s: %s", getattr(entry, "name", "?"), exc)
         return None
-    return None if runtime is None else str(describe(runtime))
+    if runtime is None:
+        return None
+    from app.ui.i18n import translate_reason  # "your Node.js 22.3" in the window's language
+
+    return translate_reason(str(describe(runtime)))
