@@ -1,8 +1,8 @@
 """What the window's cold start leaves for later (bench/bench_ui.py start measures the time).
 
-The first paint reads servers.json and shows the lists; the file lock, the package dialog and the
-dialog helpers are imported when first used. These tests pin that, and that what was deferred
-still works when it is used.
+The first paint reads servers.json and shows the lists; the file lock, the package dialog, the
+dialog helpers and the catalog lists' models are imported when first used. These tests pin that,
+and that what was deferred still works when it is used.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ with loop:
 print("LOADED " + json.dumps(seen))
 """
 
-DEFERRED = ["filelock", "app.ui.bundle_dialog", "app.ui.async_dialogs", "mcp"]
+DEFERRED = ["filelock", "app.ui.bundle_dialog", "app.ui.async_dialogs", "app.ui.models.catalog", "mcp"]
 
 
 @pytest.mark.timeout(120)
