@@ -29,8 +29,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
-import filelock
-
 from app.config import paths
 from app.config.atomic import atomic_write, remove_stale_temp_files
 from app.config.errors import ConfigError, ConfigWriteError
@@ -586,6 +584,10 @@ class ConfigStore:
     @contextlib.contextmanager
     def _lock(self) -> Iterator[None]:
         """The config folder's lock, so read-merge-write is one step for every writer."""
+        # Imported at the first write, not with the store: reading servers.json needs no lock,
+        # and importing filelock costs ~20 ms of start-up.
+        import filelock
+
         try:
             self.dir.mkdir(parents=True, exist_ok=True)
             lock = filelock.FileLock(self.lock_file, timeout=LOCK_TIMEOUT, mode=0o600)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QModelIndex, Qt, Signal, Slot
 from PySide6.QtWidgets import (
@@ -17,9 +17,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.models.catalog import CatalogFilterModel, CatalogItem, CatalogModel
 from app.ui.safe_text import plain_label
 from app.ui.theme import notice_style, quiet_text_style, restyle_on_scheme_change
+
+if TYPE_CHECKING:
+    # The lists' models are made when first needed (models): not before the first paint.
+    from app.ui.models.catalog import CatalogFilterModel, CatalogItem, CatalogModel
 
 KINDS = ("tools", "resources", "resource_templates", "prompts")
 
@@ -54,17 +57,12 @@ class CatalogPanel(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.models: dict[str, CatalogModel] = {k: CatalogModel(k, self) for k in KINDS}
-        self.proxies: dict[str, CatalogFilterModel] = {}
-        self.views: dict[str, QListView] = {}
-        for k in KINDS:
-            p = CatalogFilterModel(self)
-            p.setSourceModel(self.models[k])
-            self.proxies[k] = p
-            v = make_list(k)
-            v.setModel(p)
-            v.selectionModel().currentChanged.connect(lambda cur, prev, kind=k: self._current(kind, cur))
-            self.views[k] = v
+        # The lists' models and filters are made when something first asks for them (a server's
+        # catalog arrives, a selection, a test): until then the lists are empty and their module
+        # is not imported, which the first paint of the window does not need.
+        self._models: dict[str, CatalogModel] | None = None
+        self._proxies: dict[str, CatalogFilterModel] = {}
+        self.views: dict[str, QListView] = {k: make_list(k) for k in KINDS}
 
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
@@ -117,12 +115,42 @@ class CatalogPanel(QWidget):
         lay.addWidget(self.mistakes)
         self._server: str | None = None
         self.tabs.currentChanged.connect(self._tab_changed)
-        # The tab counts say what the lists show: whatever changes a list (its server's catalog, the
-        # search, "All servers") changes its count, without every caller having to remember.
-        for p in self.proxies.values():
+        self._count_listed()
+
+    @property
+    def models(self) -> dict[str, CatalogModel]:
+        """One model per kind with every server's items (made on first use)."""
+        if self._models is None:
+            self._models = self._make_models()
+        return self._models
+
+    @property
+    def proxies(self) -> dict[str, CatalogFilterModel]:
+        """What each list shows: one server's items or all, filtered by the search."""
+        _ = self.models
+        return self._proxies
+
+    def _make_models(self) -> dict[str, CatalogModel]:
+        from app.ui.models.catalog import CatalogFilterModel, CatalogModel
+
+        models = {k: CatalogModel(k, self) for k in KINDS}
+        for k in KINDS:
+            p = CatalogFilterModel(self)
+            p.setSourceModel(models[k])
+            # The scope and search chosen before the lists had models.
+            p.set_server(self._server)
+            p.set_all_servers(self.all_servers.isChecked())
+            p.set_search(self.search.text())
+            self._proxies[k] = p
+            v = self.views[k]
+            v.setModel(p)
+            v.selectionModel().currentChanged.connect(lambda cur, prev, kind=k: self._current(kind, cur))
+            # The tab counts say what the lists show: whatever changes a list (its server's
+            # catalog, the search, "All servers") changes its count, without every caller having
+            # to remember.
             for sig in (p.rowsInserted, p.rowsRemoved, p.modelReset):
                 sig.connect(self._count_listed)
-        self._count_listed()
+        return models
 
     def _restyle(self) -> None:
         sheet = notice_style("warning", "QLabel#catalogMistakes")
@@ -137,17 +165,17 @@ class CatalogPanel(QWidget):
     # --- scope and search ---------------------------------------------------------------------
     @Slot(str)
     def set_search(self, text: str) -> None:
-        for p in self.proxies.values():
+        for p in self._proxies.values():  # none yet: the models take the text when made
             p.set_search(text)
 
     @Slot(bool)
     def set_all_servers(self, on: bool) -> None:
-        for p in self.proxies.values():
+        for p in self._proxies.values():
             p.set_all_servers(on)
 
     def set_server(self, server: str | None) -> None:
         self._server = server
-        for p in self.proxies.values():
+        for p in self._proxies.values():
             p.set_server(server)
         self.update_counts()
 
@@ -158,7 +186,7 @@ class CatalogPanel(QWidget):
     @Slot()
     def _count_listed(self) -> None:
         """Each tab says how many items its list shows (all servers' with "All servers" on)."""
-        n = {k: self.proxies[k].rowCount() for k in KINDS}
+        n = {k: self._proxies[k].rowCount() if k in self._proxies else 0 for k in KINDS}
         self.tabs.setTabText(0, self.tr("Tools (%n)", "", n["tools"]))
         self.tabs.setTabText(1, self.tr("Resources (%n)", "", n["resources"] + n["resource_templates"]))
         self.tabs.setTabText(2, self.tr("Prompts (%n)", "", n["prompts"]))
@@ -171,8 +199,8 @@ class CatalogPanel(QWidget):
 
     def _show_mistakes(self) -> None:
         """Say which names the shown server lists more than once (the engine keeps the first)."""
-        lines = []
-        for kind in KINDS:
+        lines: list[str] = []
+        for kind in KINDS if self._models is not None else ():
             items = self.models[kind].items_of(self._server) if self._server else self.models[kind].items()
             for it in items:
                 count = getattr(it.obj, "listed", 1)
@@ -199,7 +227,12 @@ class CatalogPanel(QWidget):
 
     def current_item(self, kind: str) -> CatalogItem | None:
         idx = self.views[kind].currentIndex()
-        return idx.data(CatalogModel.ItemRole) if idx.isValid() else None
+        if not idx.isValid():  # always so before the models are made
+            return None
+        from app.ui.models.catalog import CatalogModel
+
+        item: CatalogItem | None = idx.data(CatalogModel.ItemRole)
+        return item
 
     def select(self, kind: str, server: str, key: str) -> bool:
         row = self.models[kind].find(server, key)
@@ -213,6 +246,8 @@ class CatalogPanel(QWidget):
         return True
 
     def _current(self, kind: str, cur: QModelIndex) -> None:
+        from app.ui.models.catalog import CatalogModel
+
         item = cur.data(CatalogModel.ItemRole) if cur.isValid() else None
         if kind == "resources" and item is not None:
             self.views["resource_templates"].clearSelection()
@@ -244,6 +279,8 @@ def item_from(kind: str, server: str, obj: Any, key: str | None = None) -> Catal
         )
     else:
         key = str(getattr(obj, "name", ""))
+    from app.ui.models.catalog import CatalogItem
+
     title = getattr(obj, "title", None) or ""
     if kind in ("resources", "resource_templates"):
         title = title or str(getattr(obj, "name", "") or "")

@@ -51,7 +51,8 @@ def preload_core() -> None:
     pull in (dataclasses, json, platformdirs) start faster before that hook is in place.
     bench/bench_ui.py calls this too, so it measures the order `run_gui` uses.
     """
-    import app.config.store  # noqa: F401
+    import app.config.store
+    import app.mcp.events  # noqa: F401  (the controller's and the bridge's state enum and events)
 
 
 def run_gui(argv: list[str]) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
@@ -29,13 +29,14 @@ class WindowMenus(QObject):
         add.triggered.connect(w.add_server)
         m.addAction(add)
         # The ways to add a server found elsewhere: the directory, a package file, a link.
-        from app.ui.bundle_dialog import choose_bundle, menu_text
         from app.ui.registry_action import add_browse_action
 
         add_browse_action(w, m)
-        package = QAction(menu_text(), w)
+        # The package dialog's module (and the dialog helpers behind it) is imported when the
+        # person picks this, not before the window's first paint; its words stay in its context.
+        package = QAction(QCoreApplication.translate("BundleDialog", "Install a server package (.mcpb)…"), w)
         package.setObjectName("installBundleAction")
-        package.triggered.connect(lambda: choose_bundle(w))
+        package.triggered.connect(lambda: _choose_bundle(w))
         m.addAction(package)
         w.install_bundle_action = package
         self.servers_menu = m
@@ -156,3 +157,9 @@ class WindowMenus(QObject):
                 self.tr("MCP Desk will use the new language the next time it starts."),
             )
         )
+
+
+def _choose_bundle(window: MainWindow) -> None:
+    from app.ui.bundle_dialog import choose_bundle
+
+    choose_bundle(window)

@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>BundleDialog</name>
+    <message>
+        <source>Install a server package (.mcpb)…</source>
+        <translation>安装服务器安装包（.mcpb）…</translation>
+    </message>
+</context>
+<context>
     <name>WindowMenus</name>
     <message>
         <source>&amp;Servers</source>

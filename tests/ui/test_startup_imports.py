@@ -1,0 +1,90 @@
+"""What the window's cold start leaves for later (bench/bench_ui.py start measures the time).
+
+The first paint reads servers.json and shows the lists; the file lock, the package dialog, the
+dialog helpers and the catalog lists' models are imported when first used. These tests pin that,
+and that what was deferred still works when it is used.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import filelock
+import pytest
+
+from app.config import store as store_module
+from app.config.errors import ConfigWriteError
+from app.config.model import ServerEntry
+from app.config.store import ConfigStore
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Started as run_gui starts the window (bench/bench_ui.py's desk child), stopped at its first
+# paint; prints which of the deferred modules were imported by then.
+FIRST_PAINT = """
+import asyncio, json, sys
+from app.ui.main import preload_core
+preload_core()
+import qasync
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from app.ui.i18n import install_translators
+install_translators(app)
+loop = qasync.QEventLoop(app)
+asyncio.set_event_loop(loop)
+from app.ui.controller import DeskController
+from app.ui.window import MainWindow
+c = DeskController()
+c.load_config()
+w = MainWindow(c)
+w.restore_state()
+seen = []
+def painted():
+    seen.extend(m for m in sys.argv[1:] if m in sys.modules)
+    loop.stop()
+w.first_painted.connect(painted)
+w.show()
+with loop:
+    loop.run_forever()
+print("LOADED " + json.dumps(seen))
+"""
+
+DEFERRED = ["filelock", "app.ui.bundle_dialog", "app.ui.async_dialogs", "app.ui.models.catalog", "mcp"]
+
+
+@pytest.mark.timeout(120)
+def test_first_paint_imports_neither_the_file_lock_nor_the_package_dialog(config_dir: Path) -> None:
+    (config_dir / "servers.json").write_text(
+        json.dumps({"mcpServers": {f"s{i}": {"command": "true", "disabled": True} for i in range(3)}}),
+        encoding="utf-8",
+    )
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", MCP_DESK_CONFIG_DIR=str(config_dir))
+    out = subprocess.run(
+        [sys.executable, "-c", FIRST_PAINT, *DEFERRED],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=100,
+    )
+    line = next((ln for ln in out.stdout.splitlines() if ln.startswith("LOADED ")), None)
+    assert line is not None, out.stderr
+    assert json.loads(line.removeprefix("LOADED ")) == []
+
+
+def test_a_save_still_waits_for_the_lock_imported_on_first_write(
+    config_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = ConfigStore()
+    store.load()
+    store.add(ServerEntry(name="one", command="x"))
+    monkeypatch.setattr(store_module, "LOCK_TIMEOUT", 0.2)
+    other = filelock.FileLock(store.lock_file)  # another program holds the config folder's lock
+    with other, pytest.raises(ConfigWriteError, match="held the lock"):
+        store.save()
+    store.save()  # the lock is free again: the save goes through
+    assert "one" in json.loads((config_dir / "servers.json").read_text(encoding="utf-8"))["mcpServers"]
