@@ -52,7 +52,10 @@ async def run_dialog(dialog: QDialog, *, modal: bool = True) -> int:
     try:
         return await fut
     except asyncio.CancelledError:
-        dialog.reject()
+        # At quit the window may have deleted the dialog before its task is cancelled: a dialog
+        # that is gone needs no closing.
+        with contextlib.suppress(RuntimeError):
+            dialog.reject()
         raise
     finally:
         with contextlib.suppress(RuntimeError, TypeError):

@@ -536,7 +536,9 @@ async def install_plan(window: Any, plan: InstallPlan) -> str | None:
         window.install_dialog = None
         if dialog._runtime_lookup is not None:
             dialog._runtime_lookup.cancel()
-        dialog.deleteLater()
+        # At quit the window may have taken the dialog with it before this task was cancelled.
+        with contextlib.suppress(RuntimeError):
+            dialog.deleteLater()
     if name is None:
         return None
     # Saving it was enough: the controller connects a server that is new in the list (after the
