@@ -22,6 +22,15 @@ def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name lupdate looks
     return text
 
 
+_PLACEHOLDER = re.compile(r"%(\d)")
+
+
 def fill(template: str, *values: object) -> str:
-    """`template` with %1, %2… replaced by `values`, in one pass (a value holding "%2" stays so)."""
-    return re.sub(r"%(\d)", lambda m: str(values[int(m.group(1)) - 1]), template)
+    """`template` with %1, %2… replaced by `values`, in one pass (a value holding "%2" stays so;
+    a placeholder with no value stays too). The one `fill` of the app: the window uses it as well."""
+
+    def one(m: re.Match[str]) -> str:
+        i = int(m.group(1)) - 1
+        return str(values[i]) if 0 <= i < len(values) else m.group(0)
+
+    return _PLACEHOLDER.sub(one, template)

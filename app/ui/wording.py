@@ -6,23 +6,13 @@ server name that itself holds "%2" stays as it is (a chain of `.replace` calls w
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Protocol
 
 from PySide6.QtCore import QObject
 
-_PLACEHOLDER = re.compile(r"%(\d)")
-
-
-def fill(template: str, *values: object) -> str:
-    """`template` with %1, %2, … replaced by `values` (a placeholder with no value stays)."""
-
-    def one(m: re.Match[str]) -> str:
-        i = int(m.group(1)) - 1
-        return str(values[i]) if 0 <= i < len(values) else m.group(0)
-
-    return _PLACEHOLDER.sub(one, template)
+# Re-exported: the window's modules take the app's one placeholder filler from here.
+from app.words import fill as fill
 
 
 def english_plural(text: str, n: int) -> str:

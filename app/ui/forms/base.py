@@ -7,7 +7,6 @@ base <- editor <- row <- container_editors <- form_widget).
 from __future__ import annotations
 
 import logging
-import re
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
@@ -18,21 +17,11 @@ from app.forms.links import Link, links_note, split_links
 from app.ui import theme
 from app.ui.safe_text import PlainLabel, plain_tooltip
 
+# Re-exported for the form modules: the app's one placeholder filler and lupdate's marker.
+from app.words import QT_TRANSLATE_NOOP as QT_TRANSLATE_NOOP
+from app.words import fill as fill
+
 logger = logging.getLogger(__name__)
-
-
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:
-    """Marks `text` for translation in `context` where it is defined; typed `str` (PySide6's is
-    `object`). Translate it where it is shown: `QCoreApplication.translate(context, text)`."""
-    return text
-
-
-_PLACEHOLDER = re.compile(r"%([1-9])")
-
-
-def fill(template: str, *values: str) -> str:
-    """`template` with `%1`, `%2`... replaced by `values` in one pass (a value's own "%2" stays)."""
-    return _PLACEHOLDER.sub(lambda m: values[int(m[1]) - 1] if int(m[1]) <= len(values) else m[0], template)
 
 
 def schema_note(field: Field) -> str:
