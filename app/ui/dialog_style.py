@@ -1,8 +1,8 @@
 """Colours of the dialogs' notes, errors and example fields, from theme.py, kept right when the
 palette changes (light to dark while a dialog is open).
 
-`keep_styled(widget, style)` sets `style()` now and again on each `QEvent.PaletteChange` of the
-widget, so no dialog hard-codes a light colour (a light box in a dark palette is unreadable).
+`keep_styled(widget, style)` sets `style()` now and again when the scheme changes (theme.py's
+watcher), so no dialog hard-codes a light colour (a light box in a dark palette is unreadable).
 """
 
 from __future__ import annotations
@@ -14,34 +14,19 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QAbstractButton, QListWidgetItem, QWidget
 
 from app.ui.icons import icon
-from app.ui.theme import NoticeKind, colours, notice_style
-
-
-class _Restyle(QObject):
-    def __init__(self, widget: QWidget, style: Callable[[], str]) -> None:
-        super().__init__(widget)
-        self.style = style
-
-    def apply(self, widget: QWidget) -> None:
-        sheet = self.style()
-        if widget.styleSheet() != sheet:  # setting the same sheet again would change the palette again
-            widget.setStyleSheet(sheet)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.PaletteChange and isinstance(watched, QWidget):
-            self.apply(watched)
-        return False
+from app.ui.theme import NoticeKind, colours, notice_style, restyle_on_scheme_change
 
 
 def keep_styled(widget: QWidget, style: Callable[[], str]) -> None:
-    """Style `widget` with `style()` now and whenever its palette changes (one styler a widget)."""
-    for old in widget.findChildren(_Restyle):
-        if old.parent() is widget:
-            widget.removeEventFilter(old)
-            old.deleteLater()
-    styler = _Restyle(widget, style)
-    widget.installEventFilter(styler)
-    styler.apply(widget)
+    """Style `widget` with `style()` now and whenever the scheme changes (theme's one watcher;
+    a later call replaces an earlier one)."""
+
+    def apply() -> None:
+        sheet = style()
+        if widget.styleSheet() != sheet:  # the same sheet again would change the palette again
+            widget.setStyleSheet(sheet)
+
+    restyle_on_scheme_change(widget, apply)
 
 
 def note(widget: QWidget, kind: NoticeKind, selector: str = "") -> None:

@@ -200,7 +200,12 @@ class _SchemeWatcher(QObject):
 
 def restyle_on_scheme_change(widget: QObject, apply: Callable[[], None]) -> None:
     """Run `apply` now and again whenever the scheme changes (light <-> dark) while `widget`
-    lives: the one-line alternative to overriding changeEvent for QEvent.PaletteChange."""
+    lives: the one-line alternative to overriding changeEvent for QEvent.PaletteChange.
+    A widget has one look at a time: a second call replaces the first one's `apply`."""
+    for old in widget.findChildren(_SchemeWatcher):
+        if old.parent() is widget:
+            widget.removeEventFilter(old)
+            old.deleteLater()
     apply()
     widget.installEventFilter(_SchemeWatcher(widget, apply))
 
