@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 import os
 import re
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -274,9 +274,31 @@ def translate_reason(text: str, _depth: int = 0) -> str:
     """An English sentence from the engine (why a server could not connect, app.mcp.reasons) in
     the window's language: matched back to its template, the template translated, the values put
     back in (each translated too when it is a sentence of its own). Anything else is returned as
-    it is: a server's own words, a sentence without a template."""
+    it is: a server's own words, a sentence without a template.
+
+    Remembered per sentence: a row's state is drawn on every repaint, and matching a long reason
+    against every template costs milliseconds. The key holds what the answer depends on besides
+    the text: the translators now installed (one template's translation stands for them) and the
+    core modules loaded (their templates)."""
     if not text or len(text) > REASON_LIMIT or _depth > REASON_DEPTH:
         return text
+    if _depth == 0:
+        language = QCoreApplication.translate("Reasons", _PROBE)  # i18n: marked in app.mcp.reasons
+        loaded = tuple(m.__name__ for m in core_word_modules(loaded_only=True))
+        return _translated(text, language, loaded)
+    return _translate(text, _depth)
+
+
+_PROBE = "connection lost: %1"  # a template every language translates (app.mcp.reasons)
+
+
+@lru_cache(maxsize=512)
+def _translated(text: str, language: str, loaded: tuple[str, ...]) -> str:
+    del language, loaded  # parts of the cache key only
+    return _translate(text, 0)
+
+
+def _translate(text: str, _depth: int) -> str:
     exact, patterns = _reason_patterns()
     if text in exact:
         return QCoreApplication.translate("Reasons", text)  # i18n: marked in app.mcp.reasons
