@@ -36,6 +36,7 @@ import logging
 import os
 import signal
 import subprocess
+import sys
 import time
 import weakref
 from collections.abc import Mapping, Sequence
@@ -96,26 +97,35 @@ def server_environment(own: Mapping[str, str]) -> dict[str, str]:
     return get_default_environment() | dict(own)
 
 
-def find_command(command: str, env: Mapping[str, str]) -> Resolved:
-    """What to start for `command` in a process with environment `env` (blocking: it may ask a
-    runtime its version or Docker its daemon). Raises CommandNotFound or RuntimeMissing."""
+def _in_cwd(command: str, cwd: str | None) -> str:
+    """A relative path with a directory (`./server.sh`, `bin/run`) is the server's working
+    directory's, as the process that starts there would see it; a bare name is the PATH's."""
+    from app.runtimes.pathext import has_directory
+
+    if cwd and has_directory(command, sys.platform) and not os.path.isabs(command):
+        return os.path.join(cwd, command)
+    return command
+
+
+def find_command(command: str, env: Mapping[str, str], cwd: str | None = None) -> Resolved:
+    """What to start for `command` in a process with environment `env` started in `cwd`
+    (blocking: it may ask a runtime its version or Docker its daemon). Raises CommandNotFound
+    or RuntimeMissing."""
     from app.runtimes.resolve import resolve_command as resolve
 
-    return resolve(command, env)
+    return resolve(_in_cwd(command, cwd), env)
 
 
-async def resolve_command(command: str, env: Mapping[str, str]) -> Resolved:
+async def resolve_command(command: str, env: Mapping[str, str], cwd: str | None = None) -> Resolved:
     """`find_command` on a worker thread."""
-    return await anyio.to_thread.run_sync(find_command, command, env)
+    return await anyio.to_thread.run_sync(find_command, command, env, cwd)
 
 
-def locate(command: str, env: Mapping[str, str]) -> str | None:
+def locate(command: str, env: Mapping[str, str], cwd: str | None = None) -> str | None:
     """The program that would run for `command` with `env` (a built-in runtime counts), or None
     when nothing would: the Add dialog's "not found". Quick enough for the GUI thread: it asks
     neither Docker's daemon nor a runtime's version (the same order as `find_command` otherwise).
     """
-    import sys
-
     from app.runtimes.docker import DOCKER_DIRS
     from app.runtimes.pathext import command_name, has_directory, path_separator, which
     from app.runtimes.private import private_node, private_uv
@@ -124,6 +134,7 @@ def locate(command: str, env: Mapping[str, str]) -> str | None:
 
     platform = sys.platform
     pathext = env.get("PATHEXT") or os.environ.get("PATHEXT")
+    command = _in_cwd(command, cwd)
     if has_directory(command, platform):
         return command if os.path.isfile(command) and os.access(command, os.X_OK) else None
     path = env.get("PATH", os.defpath)

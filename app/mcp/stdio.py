@@ -65,9 +65,9 @@ class ProcessInfo:
     connection.py's "does this look like an MCP server" rule)."""
 
 
-async def resolve(command: str, env: Mapping[str, str]) -> Resolved:
+async def resolve(command: str, env: Mapping[str, str], cwd: str | None = None) -> Resolved:
     """What to start (app.mcp.process). Raises CommandNotFound or RuntimeMissing."""
-    return await process_.resolve_command(command, env)
+    return await process_.resolve_command(command, env, cwd)
 
 
 group_alive = process_.group_alive
@@ -89,7 +89,7 @@ async def stdio_transport(
     """Start the server in its own process group and yield the SDK's (read, write) stream pair."""
     if cwd and not os.path.isdir(cwd):
         raise WorkingDirectoryMissing(cwd)
-    resolved = info.resolved = await resolve(command, env)
+    resolved = info.resolved = await resolve(command, env, cwd)
     server = await process_.spawn(resolved, args, cwd)
     process = server.process
     info.pid = process.pid
