@@ -72,6 +72,7 @@ async def resolve(command: str, env: Mapping[str, str], cwd: str | None = None) 
 
 group_alive = process_.group_alive
 
+
 @asynccontextmanager
 async def stdio_transport(
     command: str,
@@ -106,6 +107,10 @@ async def stdio_transport(
                     try:
                         chunk = await process.stdout.receive(_READ_CHUNK)
                     except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+                        # The output closed: it exited (or closed stdout) by itself unless we
+                        # were stopping it. Not on cancellation (a connect timeout): then the
+                        # server was still running, and the doctor would say it had exited.
+                        info.exited_by_itself = not info.stopping
                         break
                     start = len(buf)
                     buf += chunk
@@ -138,7 +143,6 @@ async def stdio_transport(
             pass  # the session went away first
         finally:
             info.stdout_eof = True
-            info.exited_by_itself = not info.stopping
 
     async def stderr_reader() -> None:
         assert process.stderr is not None
