@@ -319,8 +319,14 @@ async def stdio_through_engine(target: Target, report: Report) -> bool:
     conn.start()
     try:
         deadline = started + target.timeout + 5.0
+        shown = False  # "start the process" is listed as soon as it runs (the window shows it)
         state = await conn.wait_settled(CANCEL_POLL)
-        while state not in SETTLED_STATES and time.monotonic() < deadline:
+        while True:
+            if not shown and conn.process is not None and conn.process.pid is not None:
+                report.add("ok", "start the process", f"pid {conn.process.pid}")
+                shown = True
+            if state in SETTLED_STATES or time.monotonic() >= deadline:
+                break
             if report.cancelled():
                 raise DoctorCancelled
             state = await conn.wait_settled(CANCEL_POLL)
@@ -339,10 +345,10 @@ async def stdio_through_engine(target: Target, report: Report) -> bool:
     run.process = conn.process
     if report.cancelled():
         raise DoctorCancelled
-    return report_stdio_run(run, target, report)
+    return report_stdio_run(run, target, report, started_shown=shown)
 
 
-def report_stdio_run(run: EngineRun, target: Target, report: Report) -> bool:
+def report_stdio_run(run: EngineRun, target: Target, report: Report, *, started_shown: bool = False) -> bool:
     from app.mcp.events import ConnectionState
 
     proc = run.process
@@ -351,7 +357,8 @@ def report_stdio_run(run: EngineRun, target: Target, report: Report) -> bool:
             "fail", "start the process", run.reason or "", advice="check the command and its permissions"
         )
         return False
-    report.add("ok", "start the process", f"pid {proc.pid}")
+    if not started_shown:
+        report.add("ok", "start the process", f"pid {proc.pid}")
     handshake = run.handshake()
     tail = list(proc.stderr_tail)[-STDERR_TAIL:]
     exited = proc.exited_by_itself and run.state != ConnectionState.READY
