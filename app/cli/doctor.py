@@ -393,7 +393,6 @@ def report_stdio_run(run: EngineRun, target: Target, report: Report, *, started_
                 "answer initialize",
                 f"no answer within {target.timeout:g} s",
                 *(["stderr (last lines):", *tail] if tail else []),
-                *([run.reason] if run.reason else []),
                 advice=stderr_advice(tail)
                 or "the server may still be installing (npx/uvx download on first run: try again), "
                 "wait for input in a terminal, or not be an MCP server",
