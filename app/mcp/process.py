@@ -42,7 +42,7 @@ import weakref
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import anyio
 import anyio.abc
@@ -50,9 +50,6 @@ import anyio.abc
 from app.mcp import proctree
 from app.mcp.childwatch import use_pidfd_watcher
 from app.runtimes.model import CommandNotFound, Resolved, RuntimeMissing
-
-if TYPE_CHECKING:
-    import psutil
 
 __all__ = [
     "CommandNotFound",
@@ -267,17 +264,13 @@ class _Activity:
         self._server = server
         self._last: float | None = None
 
-    def _procs(self) -> list[psutil.Process]:
-        leader = self._server.tree._leader
-        return [*([leader] if leader is not None else []), *self._server.tree.known.values()]
-
     def busy(self) -> bool:
         """True when the processes used CPU since the last look or one is runnable/in I/O now."""
         import psutil
 
         total = 0.0
         working = False
-        for proc in self._procs():
+        for proc in self._server.tree.processes():
             try:
                 with proc.oneshot():
                     times = proc.cpu_times()
