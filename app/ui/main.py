@@ -184,6 +184,9 @@ async def _main(
         if instance is not None:
             instance.received.connect(opener.received)
         opener.add(list(args.open))
+        from app.ui.file_open import file_opens  # h13-life: macOS sends files and links as events
+
+        file_opens(app).deliver_to(opener.received)  # the window comes to the front, then opens
     if headless:
         smoking = asyncio.ensure_future(smoke(window, controller, args, connecting))
         asked = asyncio.ensure_future(quitting.requested.wait())
