@@ -31,6 +31,8 @@ class CrashDialog(QMessageBox):
         self.setObjectName("crashDialog")
         self.setIcon(QMessageBox.Icon.Warning)
         self.setTextFormat(Qt.TextFormat.PlainText)
+        # The path can be selected and copied (into a mail, a chat with whoever helps).
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.setWindowTitle(self.tr("MCP Desk ran into a problem"))
         self.setText(self.tr("Something went wrong inside MCP Desk. Your servers and keys are not affected."))
         self.report = report
