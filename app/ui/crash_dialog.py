@@ -60,16 +60,16 @@ class CrashDialog(QMessageBox):
 
     def _explain(self) -> None:
         if self.report is None:
-            text = self.tr("A report could not be saved. Details were written to the terminal.")
+            text = self.tr(
+                "A report could not be saved. The log file (Help → Open the log file) says what happened."
+            )
         else:
             text = self.tr(
                 "A report was saved, with your keys left out. "
                 "You can send it to whoever helps you with MCP Desk:\n%1"
             ).replace("%1", str(self.report))
         if self.crashes > 1:
-            text += "\n\n" + self.tr(
-                "This has happened %n time(s) so far.", "", self.crashes
-            )
+            text += "\n\n" + self.tr("This has happened %n time(s) so far.", "", self.crashes)
         self.setInformativeText(text)
 
 

@@ -119,3 +119,13 @@ def test_a_crash_shows_one_dialog_that_opens_the_masked_report(
         lambda: crash_dialogs.dialog is not None and crash_dialogs.dialog.isVisible(), timeout=5000
     )
     assert crash_dialogs.dialog is not dialog and crash_dialogs.dialog.crashes == 1
+
+
+def test_without_a_report_the_dialog_points_at_the_log_file(qtbot: Any) -> None:
+    from app.ui.crash_dialog import CrashDialog
+
+    dialog = CrashDialog(None)
+    qtbot.addWidget(dialog)
+    assert dialog.open_report is None and dialog.open_folder is None
+    text = dialog.informativeText()
+    assert "could not be saved" in text and "Open the log file" in text

@@ -24,8 +24,8 @@
         <translation>关闭</translation>
     </message>
     <message>
-        <source>A report could not be saved. Details were written to the terminal.</source>
-        <translation>无法保存报告。详细信息已输出到终端。</translation>
+        <source>A report could not be saved. The log file (Help → Open the log file) says what happened.</source>
+        <translation>无法保存报告。日志文件（帮助 → 打开日志文件）里记录了发生的情况。</translation>
     </message>
     <message>
         <source>A report was saved, with your keys left out. You can send it to whoever helps you with MCP Desk:
