@@ -2,28 +2,21 @@
 
 The engine (app/mcp) knows nothing of Qt: it calls a sink `Callable[[Event], None]`. The bridge is
 that sink, and matches the event classes of `app.mcp.events` (plain dataclasses and the
-`ConnectionState` enum: importing them costs nothing, the SDK is not behind them).
+`ConnectionState` enum; the SDK is not behind them). The event classes are imported on the first
+event, not with the window: defining their dataclasses is work the first paint does not need.
 """
 
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from app.mcp.events import (
-    CATALOG_KINDS,
-    CatalogChanged,
-    CatalogKind,
-    ConnectionState,
-    Event,
-    LogLine,
-    Progress,
-    ResourceUpdated,
-    SignInWaiting,
-    StateChanged,
-    Traffic,
-)
+from app.mcp.states import CATALOG_KINDS, CatalogKind, ConnectionState
+
+if TYPE_CHECKING:
+    from app.mcp.events import Event
 
 logger = logging.getLogger(__name__)
 
@@ -76,6 +69,16 @@ class EngineBridge(QObject):
 
     def __call__(self, event: Event) -> None:
         """The engine sink: called for every event, on the loop's (GUI) thread or any other."""
+        from app.mcp.events import (  # imported once the engine runs (see the module's note)
+            CatalogChanged,
+            LogLine,
+            Progress,
+            ResourceUpdated,
+            SignInWaiting,
+            StateChanged,
+            Traffic,
+        )
+
         try:
             match event:
                 case StateChanged():

@@ -52,7 +52,7 @@ def preload_core() -> None:
     bench/bench_ui.py calls this too, so it measures the order `run_gui` uses.
     """
     import app.config.store
-    import app.mcp.events  # noqa: F401  (the controller's and the bridge's state enum and events)
+    import app.mcp.states  # noqa: F401  (the server rows' states; the events come with the engine)
 
 
 def run_gui(argv: list[str]) -> int:
