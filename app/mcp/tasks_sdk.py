@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 import mcp_types as types
 from mcp.client.extension import ClaimContext, ClientExtension, NotificationBinding, ResultClaim
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
-from pydantic import ConfigDict
+from pydantic import ConfigDict, Discriminator, Tag, TypeAdapter
 
-from app.mcp.tasks import EXTENSION, TaskRequests
+from app.mcp.tasks import EXTENSION, InputAnswerer, TaskRequests
 
 if TYPE_CHECKING:
     from mcp.client.session import ClientSession
@@ -132,3 +132,55 @@ class TasksExtension(ClientExtension):
             timeout=ctx.read_timeout_seconds or 60.0,
         )
         return types.CallToolResult.model_validate(raw, by_name=False)
+
+
+def _route(value: Any) -> str:
+    tag = value.get("resultType") if isinstance(value, dict) else getattr(value, "result_type", None)
+    return "task" if tag == "task" else "core"
+
+
+CALL_RESULT: TypeAdapter[types.CallToolResult | types.InputRequiredResult | CreatedTask] = TypeAdapter(
+    Annotated[
+        Annotated[types.CallToolResult | types.InputRequiredResult, Tag("core")]
+        | Annotated[CreatedTask, Tag("task")],
+        Discriminator(_route),
+    ]
+)
+"""A `tools/call` answer on 2026-07-28 with the tasks extension named: the result, an
+`InputRequiredResult`, or a task (told apart by `resultType`, as the SDK's own claim adapter does)."""
+
+
+def task_of(result: Any, modern: bool) -> dict[str, Any] | None:
+    """The task a `tools/call` answer started (a `CreatedTask`, or a raw 2025-era dict), else None."""
+    from app.mcp.tasks import created_task
+
+    if isinstance(result, CreatedTask):
+        return result.model_dump(by_alias=True, mode="json", exclude_none=True)
+    if isinstance(result, dict):
+        return created_task(result, modern)
+    return None
+
+
+_INPUT_REQUEST: TypeAdapter[types.InputRequest] = TypeAdapter(types.InputRequest)
+
+
+def input_answerer(session: ClientSession) -> InputAnswerer:
+    """2026-07-28: a task's `inputRequests` answered through the session's own callbacks (the
+    connection's elicitation, sampling and roots handlers: the person is asked as for any call)."""
+    from mcp.client.session import ClientRequestContext
+
+    from app.mcp.results import CallFailed
+
+    async def answer(requests: dict[str, Any]) -> dict[str, Any]:
+        responses: dict[str, Any] = {}
+        for key, wire in requests.items():
+            request = _INPUT_REQUEST.validate_python(wire, by_name=False)
+            meta = request.params.meta if request.params is not None else None
+            ctx = ClientRequestContext(session=session, request_id=key, meta=meta)
+            response = await session.dispatch_input_request(ctx, request)
+            if isinstance(response, types.ErrorData):
+                raise CallFailed(response.message, response.code)
+            responses[key] = response.model_dump(by_alias=True, mode="json", exclude_none=True)
+        return responses
+
+    return answer
