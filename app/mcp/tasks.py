@@ -20,11 +20,23 @@ for tools/call (and fails with a plain sentence when it does not: the spec forbi
 "optional" one runs as a task too when the server offers them, so the person can watch a long run,
 cancel it or leave it running; "forbidden"/absent runs directly. On 2026-07-28 the server decides.
 
-What the SDK (mcp 2.3) does not do, so this module does: it has the task *types* only (its
-dispatch tables leave `tasks/*` out, and a 2025-era `tools/call` answer is checked as
-`CallToolResult`, which a `CreateTaskResult` is not — the connection sends that one call raw);
-no poller, no `tasks/result` driver; the 2026 `notifications/tasks` push needs a
-`subscriptions/listen` with `taskIds`, which its listen API cannot ask for (we poll instead).
+What the SDK (mcp 2.3) does not do, so this module (and tasks_sdk.py) does, or does not:
+- It has the task *types* only: `tasks/*` are left out of its request and notification tables,
+  there is no poller, no `tasks/result` driver, no task store on the server side (our test
+  server, tests/servers/tasks_server.py, registers the methods itself).
+- 2025-11-25: a `tools/call` answer is checked as `CallToolResult` on both sides (the client's
+  `send_request`, the server runner's result sieve), which a `CreateTaskResult` is not: the
+  connection sends that one request raw (sdk_private), the test server answers it from a
+  middleware. `notifications/tasks/status` reaches only an extension `NotificationBinding`.
+- 2026-07-28: the SDK resolves a claimed `resultType: "task"` only inside `Client.call_tool`
+  (our resolver follows it there); the engine sends its own `tools/call` and parses the answer
+  with the same discriminated shape (tasks_sdk.CALL_RESULT). The `Mcp-Name` header SEP-2663 wants
+  on `tasks/*` comes from `name_param` on our request models (an SDK feature).
+- Not done: the 2026 `notifications/tasks` push needs `subscriptions/listen` with `taskIds`,
+  which the SDK's listen filter cannot carry (we poll `tasks/get`); task ids are not persisted,
+  so a task left running is forgotten when the connection ends (the spec's SHOULD); `tasks/list`
+  is not used; a 2025-era task in `input_required` is waited for with `tasks/result` while the
+  server's questions come as ordinary requests — our test server does not exercise that path.
 
 A `TaskBoard` (one per connection) holds the running tasks: each is followed by its own asyncio
 task, so the person can stop waiting ("leave it running") while the engine keeps following it to
@@ -416,6 +428,21 @@ class TaskBoard:
                 task.failure = "the connection to the server ended before the task did"
                 self._finished(task)
         await asyncio.gather(*followers, return_exceptions=True)
+
+
+_STATUS_WORDS = {
+    "working": "running on the server",
+    "input_required": "waiting for your answer",
+    "completed": "finished",
+    "failed": "failed",
+    "cancelled": "cancelled",
+}
+
+
+def status_line(update: TaskUpdate) -> str:
+    """One line for a terminal: "TOOL runs as a task: running on the server: step 2 of 3"."""
+    said = f": {update.message}" if update.message else ""
+    return f"{update.tool} runs as a task: {_STATUS_WORDS.get(update.status, update.status)}{said}"
 
 
 # ---------------------------------------------------------------- SDK side

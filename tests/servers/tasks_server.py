@@ -1,8 +1,10 @@
 """An MCP server on the official SDK (low-level `Server`) that runs tools as tasks, in both eras.
 
-Run over stdio as `python tests/servers/tasks_server.py`; the client's first request decides the
-era. The SDK has the task types but no task machinery (its dispatch tables leave `tasks/*` out),
-so this server registers the methods itself with `Server.add_request_handler`:
+Run over stdio as `python tests/servers/tasks_server.py [--http] [--no-tasks]`; the client's
+first request decides the era. `--no-tasks` offers neither the capability nor the extension (its
+task tools then fail as a server without tasks would). The SDK has the task types but no task
+machinery (its dispatch tables leave `tasks/*` out), so this server registers the methods itself
+with `Server.add_request_handler`:
 
 - 2025-11-25: the `tasks` capability (`tasks.requests.tools.call`, list, cancel); a `tools/call`
   with `params.task` answers `CreateTaskResult` at once and the work goes on in the background;
@@ -23,6 +25,7 @@ Tools (arguments: `steps`, `delay` seconds per step):
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import datetime
 import itertools
@@ -148,7 +151,7 @@ class _UpdateParams(types.RequestParams):
     input_responses: dict[str, Any] | None = None
 
 
-def build_server(group: anyio.abc.TaskGroup) -> Server[Any]:
+def build_server(group: anyio.abc.TaskGroup, offer_tasks: bool = True) -> Server[Any]:
     jobs: dict[str, Job] = {}
     ids = itertools.count(1)
 
@@ -305,11 +308,11 @@ def build_server(group: anyio.abc.TaskGroup) -> Server[Any]:
             return result.model_dump(by_alias=True, mode="json", exclude_none=True)
         return await call_next(ctx)
 
-    server = TasksServer(
-        "tasks-test-server", version="1.0.0", on_list_tools=list_tools, on_call_tool=call_tool
-    )
-    server.middleware.append(legacy_task_calls)
-    server.extensions = {EXTENSION: {}}
+    cls = TasksServer if offer_tasks else Server
+    server = cls("tasks-test-server", version="1.0.0", on_list_tools=list_tools, on_call_tool=call_tool)
+    if offer_tasks:
+        server.middleware.append(legacy_task_calls)
+        server.extensions = {EXTENSION: {}}
     server.add_request_handler("tasks/get", _Params, get_task)
     server.add_request_handler("tasks/result", _Params, task_result)
     server.add_request_handler("tasks/cancel", _Params, cancel_task)
@@ -327,12 +330,36 @@ class _Raw(types.Result):
         super().__init__(**data)
 
 
-async def serve_stdio() -> None:
+async def serve_stdio(offer_tasks: bool) -> None:
     async with anyio.create_task_group() as group, stdio_server() as (read, write):
-        server = build_server(group)
+        server = build_server(group, offer_tasks)
         await server.run(read, write, server.create_initialization_options(NotificationOptions()))
         group.cancel_scope.cancel()
 
 
+async def serve_http(offer_tasks: bool) -> None:
+    """Streamable HTTP on 127.0.0.1 and a free port, announced as `MCP_TEST_LISTENING host:port`."""
+    import socket
+
+    import uvicorn
+
+    async with anyio.create_task_group() as group:
+        app: Any = build_server(group, offer_tasks).streamable_http_app()
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(64)
+        print(f"MCP_TEST_LISTENING 127.0.0.1:{sock.getsockname()[1]}", file=sys.stderr, flush=True)
+        await uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on")).serve(sockets=[sock])
+        group.cancel_scope.cancel()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--http", action="store_true", help="serve Streamable HTTP instead of stdio")
+    parser.add_argument("--no-tasks", action="store_true", help="offer no tasks (capability nor extension)")
+    args = parser.parse_args()
+    anyio.run(serve_http if args.http else serve_stdio, not args.no_tasks)
+
+
 if __name__ == "__main__":
-    anyio.run(serve_stdio)
+    main()
