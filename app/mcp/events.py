@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from app.mcp.tasks_events import TaskUpdate
+
 logger = logging.getLogger(__name__)
 
 
@@ -122,7 +124,16 @@ class SignInWaiting:
     url: str
 
 
-Event = StateChanged | CatalogChanged | LogLine | Progress | Traffic | ResourceUpdated | SignInWaiting
+Event = (
+    StateChanged
+    | CatalogChanged
+    | LogLine
+    | Progress
+    | Traffic
+    | ResourceUpdated
+    | SignInWaiting
+    | TaskUpdate
+)
 Sink = Callable[[Event], None]
 
 

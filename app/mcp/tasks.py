@@ -128,6 +128,11 @@ def task_params(ttl_ms: int = TASK_TTL_MS) -> dict[str, Any]:
     return {"task": {"ttl": ttl_ms}}
 
 
+def call_params(name: str, arguments: dict[str, Any] | None, ttl_ms: int = TASK_TTL_MS) -> dict[str, Any]:
+    """2025-11-25: the params of a task-augmented `tools/call`."""
+    return {"name": name, "arguments": arguments or {}, **task_params(ttl_ms)}
+
+
 def created_task(result: Mapping[str, Any], modern: bool) -> dict[str, Any] | None:
     """The task of a `tools/call` answer, or None when the server answered with the result itself."""
     if modern:

@@ -161,6 +161,13 @@ def task_of(result: Any, modern: bool) -> dict[str, Any] | None:
     return None
 
 
+def as_call_result(result: Any) -> types.CallToolResult:
+    """A `tools/call` answer that is no task, as the SDK's `CallToolResult` (a raw dict checked)."""
+    if isinstance(result, types.CallToolResult):
+        return result
+    return types.CallToolResult.model_validate(result, by_name=False)
+
+
 _INPUT_REQUEST: TypeAdapter[types.InputRequest] = TypeAdapter(types.InputRequest)
 
 
