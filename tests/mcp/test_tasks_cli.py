@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 SERVER = REPO / "tests" / "servers" / "tasks_server.py"
 
@@ -57,6 +59,7 @@ def on_a_pty(args: list[str], config_dir: Path, timeout: float = 90.0) -> tuple[
     return code, seen.decode("utf-8", "replace")
 
 
+@pytest.mark.slow  # the CLI and the server, each a Python process
 def test_call_waits_for_a_task_with_a_status_line(tmp_path: Path) -> None:
     command = shlex.join([sys.executable, str(SERVER)])
     args = [

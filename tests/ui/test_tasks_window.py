@@ -22,6 +22,7 @@ def only_row(view: Any) -> Any:
     return rows[0] if len(rows) == 1 else None
 
 
+@pytest.mark.slow  # a window and a server: ~30 s on a busy machine
 def test_a_task_is_shown_left_running_cancelled_and_its_result_kept(
     qtbot: Any, aloop: Any, config_dir: Path
 ) -> None:
