@@ -35,8 +35,9 @@ What the SDK (mcp 2.3) does not do, so this module (and tasks_sdk.py) does, or d
 - Not done: the 2026 `notifications/tasks` push needs `subscriptions/listen` with `taskIds`,
   which the SDK's listen filter cannot carry (we poll `tasks/get`); task ids are not persisted,
   so a task left running is forgotten when the connection ends (the spec's SHOULD); `tasks/list`
-  is not used; a 2025-era task in `input_required` is waited for with `tasks/result` while the
-  server's questions come as ordinary requests — our test server does not exercise that path.
+  is not used. A 2025-era task in `input_required` is waited for with `tasks/result` while the
+  server's questions come as ordinary requests (as the TypeScript SDK delivers them; tested with
+  server-everything's `simulate-research-query`).
 
 A `TaskBoard` (one per connection) holds the running tasks: each is followed by its own asyncio
 task, so the person can stop waiting ("leave it running") while the engine keeps following it to
