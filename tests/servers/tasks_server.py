@@ -14,7 +14,7 @@ with `Server.add_request_handler`:
   capabilities name the extension answers `resultType: "task"` for the task tools; `tasks/get`
   (the result inline once completed), `tasks/update` (input responses), `tasks/cancel`.
 
-Tools (arguments: `steps`, `delay` seconds per step):
+Tools (arguments: `steps`, `delay` seconds per step, `poll_ms` the poll interval the task suggests):
   `long_job` (taskSupport "required"): says "step i of n" as it goes, then "done after n steps".
   `maybe_job` ("optional"): a task when asked for one, else answers at once ("ran directly").
   `stubborn` ("required"): works until cancelled; writes `marker` (a path) when cancelled.
@@ -94,6 +94,7 @@ class Job:
     answers: dict[str, Any] = field(default_factory=dict)
     changed: anyio.Event = field(default_factory=anyio.Event)
     cancel: anyio.CancelScope = field(default_factory=anyio.CancelScope)
+    poll_ms: int = POLL_MS
 
     def wire(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -106,7 +107,7 @@ class Job:
             data["statusMessage"] = self.message
         if self.modern:
             data["ttlMs"] = self.ttl
-            data["pollIntervalMs"] = POLL_MS
+            data["pollIntervalMs"] = self.poll_ms
             if self.status == "completed":
                 data["result"] = self.result
             elif self.status == "failed":
@@ -115,7 +116,7 @@ class Job:
                 data["inputRequests"] = self.input_requests
         else:
             data["ttl"] = self.ttl
-            data["pollInterval"] = POLL_MS
+            data["pollInterval"] = self.poll_ms
         return data
 
 
@@ -250,6 +251,7 @@ def build_server(group: anyio.abc.TaskGroup, offer_tasks: bool = True) -> Server
             raise MCPError(types.METHOD_NOT_FOUND, f"{name} must be invoked as a task")
         ttl = params.task.ttl if params.task is not None else 60_000
         job = Job(task_id=f"task-{next(ids)}", tool=name, modern=modern(ctx), ttl=ttl, message="started")
+        job.poll_ms = int(args.get("poll_ms", POLL_MS))
         jobs[job.task_id] = job
         group.start_soon(work, job, args, ctx.session)
         if job.modern:
