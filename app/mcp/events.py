@@ -27,6 +27,7 @@ from app.mcp.states import (
     CatalogKind,
     ConnectionState,
 )
+from app.mcp.tasks_events import TaskUpdate
 
 logger = logging.getLogger(__name__)
 
@@ -99,7 +100,16 @@ class SignInWaiting:
     url: str
 
 
-Event = StateChanged | CatalogChanged | LogLine | Progress | Traffic | ResourceUpdated | SignInWaiting
+Event = (
+    StateChanged
+    | CatalogChanged
+    | LogLine
+    | Progress
+    | Traffic
+    | ResourceUpdated
+    | SignInWaiting
+    | TaskUpdate
+)
 Sink = Callable[[Event], None]
 
 
@@ -202,4 +212,5 @@ __all__ = [  # noqa: RUF022  (the re-exported names first, then this module's)
     "add_sink_to",
     "deliver",
     "EventStream",
+    "TaskUpdate",
 ]

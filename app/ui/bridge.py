@@ -57,6 +57,7 @@ class EngineBridge(QObject):
         resource_updated(server, uri): a subscribed resource changed.
         sign_in_waiting(server, url): a sign-in page is open in the browser and the engine waits
             for the person (url: the page's address, for "Copy link").
+        task_updated(update): a tool call the server runs as a task changed (a `TaskUpdate`).
     """
 
     state_changed = Signal(str, str, str)
@@ -66,6 +67,7 @@ class EngineBridge(QObject):
     traffic_recorded = Signal(object)
     resource_updated = Signal(str, str)
     sign_in_waiting = Signal(str, str)
+    task_updated = Signal(object)
 
     def __call__(self, event: Event) -> None:
         """The engine sink: called for every event, on the loop's (GUI) thread or any other."""
@@ -76,6 +78,7 @@ class EngineBridge(QObject):
             ResourceUpdated,
             SignInWaiting,
             StateChanged,
+            TaskUpdate,
             Traffic,
         )
 
@@ -98,6 +101,8 @@ class EngineBridge(QObject):
                     self.resource_updated.emit(event.server, event.uri)
                 case SignInWaiting():
                     self.sign_in_waiting.emit(event.server, event.url)
+                case TaskUpdate():
+                    self.task_updated.emit(event)
                 case _:
                     logger.debug("unhandled engine event %s", type(event).__name__)
         except RuntimeError:
