@@ -16,9 +16,9 @@ session was lost waits for that and is sent once more (`retrying`). One new sess
 server that loses the new one before answering anything on it is not asked again, the connection
 is given up as lost (and reconnected from scratch by whoever owns it).
 
-When the GET stream ends, the server is asked whether it is still there (a ping): a restarted
-server answers 404 (the session is renewed), a stopped one not at all (the connection is lost, and
-says so), a live one that only closed the stream gets it reopened by the SDK.
+When the GET stream ends the SDK opens it again; one not back within STREAM_GRACE is checked with
+a ping: a restarted server answers 404 (the session is renewed), a stopped one not at all (the
+connection is lost, and says so).
 
 Nothing here applies to stdio, to SSE, or to 2026-07-28 (stateless: no session to lose).
 """
@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -43,7 +44,16 @@ _T = TypeVar("_T")
 SESSION_HEADER = "mcp-session-id"
 RENEWED = "the server lost the session (it may have restarted); a new session was started"
 RENEWING = "the server lost the session (it may have restarted); starting a new one"
-STREAM_ENDED = "the server's event stream (HTTP GET) ended; checking that the server is still there"
+STREAM_ENDED = "the server's event stream (HTTP GET) ended; opening it again"
+STREAM_GONE = (
+    "the server's event stream (HTTP GET) could not be opened again: what the server sends on its"
+    " own (list changes, logs) may be missed until it reconnects"
+)
+STREAM_GRACE = 5.0
+"""After the GET event stream ended, the SDK opens it again (twice, after the server's retry
+interval or 1 s). A stream not back this long after is checked with a ping: a server that
+restarted answers 404 (its session is renewed), one that is gone does not answer (the connection
+is lost, and says so). A quick restart is so renewed in place, not reported as a failure."""
 
 Log = Callable[[str, str], None]
 """(level, text) into the connection's log."""
@@ -204,20 +214,33 @@ class SessionKeeper:
         `renewed()` after each new one; `check()` (a ping) when the GET stream ended."""
         watch = self.watch
         self._stream_ends_seen = watch.stream_ended
+        check_at: float | None = None
         while True:
             if watch.lost and self._gave_up_at < watch.generation:
                 await self._renew(session, renewed)
                 continue
             if watch.stream_ended != self._stream_ends_seen:
                 self._stream_ends_seen = watch.stream_ended
-                self._log("warning", STREAM_ENDED)
-                try:
-                    await check()
-                except Exception as exc:  # the check's own failure path says what happened
-                    logger.debug("check after the event stream ended: %s", exc)
+                self._log("info", STREAM_ENDED)
+                check_at = anyio.current_time() + STREAM_GRACE
+            if check_at is not None and (watch.stream_open or anyio.current_time() >= check_at):
+                check_at = None
+                if not watch.stream_open:
+                    await self._check(check)
                 continue
             self._wake.clear()
-            await self._wake.wait()
+            with anyio.move_on_after(check_at - anyio.current_time() if check_at is not None else math.inf):
+                await self._wake.wait()
+
+    async def _check(self, check: Callable[[], Awaitable[Any]]) -> None:
+        """The event stream did not come back: is the server there (and the session)?"""
+        try:
+            await check()
+        except Exception as exc:  # a lost connection or session says so through its own path
+            logger.debug("check after the event stream ended: %s", exc)
+            return
+        if not self.watch.lost and not self.watch.stream_open:
+            self._log("warning", STREAM_GONE)
 
     async def _renew(self, session: Any, renewed: Callable[[], Awaitable[None]]) -> None:
         watch = self.watch

@@ -9,8 +9,6 @@ a server that went away without a call was not noticed at all.
 from __future__ import annotations
 
 import asyncio
-import socket
-import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from functools import partial
@@ -28,47 +26,39 @@ from app.mcp.events import ConnectionState, LogLine
 from app.mcp.session_recovery import RENEWED, STREAM_ENDED, SessionKeeper
 from app.mcp.target import Target
 from tests.servers.harness import EventLog
-from tests.servers.process import ServerProcess
+from tests.servers.session_server import ThreadedServer, build
 
 pytestmark = pytest.mark.anyio
 
 SETTLE = 30.0
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 class Restartable:
-    """The session server on a fixed port, to stop and start again."""
+    """The session server on a fixed port, to restart (a new app: it knows no session)."""
 
     def __init__(self) -> None:
-        self.port = _free_port()
+        self.server: ThreadedServer | None = ThreadedServer(build(None).streamable_http_app()).start()
+        self.port = self.server.port
         self.url = f"http://127.0.0.1:{self.port}/mcp"
-        self.proc: ServerProcess | None = None
-
-    def start(self, *extra: str) -> None:
-        argv = [sys.executable, "-m", "tests.servers.session_server", "--port", str(self.port), *extra]
-        self.proc = ServerProcess(argv).start()
-        self.proc.wait_listening(30)
 
     def stop(self) -> None:
-        if self.proc is not None:
-            # uvicorn would wait for the open event stream: a short grace, then killed (a crash).
-            self.proc.stop(grace=0.2)
-            self.proc = None
+        if self.server is not None:
+            self.server.stop()
+            self.server = None
 
-    async def restart(self, *extra: str) -> None:
-        await asyncio.to_thread(self.stop)
-        await asyncio.to_thread(self.start, *extra)
+    async def restart(self, *, extra_tool: str | None = None) -> None:
+        """A new server on the same port, then the old one stopped: no moment without a server,
+        so what the client meets next is the new server."""
+        new = ThreadedServer(build(extra_tool).streamable_http_app(), self.port)
+        await asyncio.to_thread(new.start)
+        old, self.server = self.server, new
+        if old is not None:
+            await asyncio.to_thread(old.stop)
 
 
 @contextmanager
 def session_server() -> Iterator[Restartable]:
     server = Restartable()
-    server.start()
     try:
         yield server
     finally:
@@ -109,7 +99,7 @@ async def test_a_restarted_server_gets_a_new_session_and_the_call_goes_through()
             assert conn.protocol_version == "2025-11-25"
             first = await _whoami(conn)
             assert "fresh" not in conn.catalog.tools
-            await server.restart("--extra-tool", "fresh")
+            await server.restart(extra_tool="fresh")
             # Before: CallFailed("Session not found"), on this and every later call.
             again = await _whoami(conn)
             assert again and again != first
@@ -147,9 +137,10 @@ async def test_a_restart_without_any_call_is_noticed_and_renewed() -> None:
             assert await _whoami(conn) != first
 
 
-async def test_a_server_that_went_away_is_noticed_without_a_call() -> None:
+async def test_a_server_that_went_away_is_noticed_without_a_call(monkeypatch: pytest.MonkeyPatch) -> None:
     """Before, the row said "connected" until the next call; now the end of the event stream is
     noticed, and the connection says it is lost."""
+    monkeypatch.setattr("app.mcp.session_recovery.STREAM_GRACE", 0.5)
     events = EventLog()
     with session_server() as server:
         async with ready(server.url, events) as conn:

@@ -8,7 +8,6 @@ HTTP level fails that one request at once; before, the SDK's writer ended on it,
 
 from __future__ import annotations
 
-import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any
@@ -24,7 +23,8 @@ from app.mcp.legacy_sse import connect_mode, legacy_sse_client
 from app.mcp.results import CallFailed
 from app.mcp.target import Target, target_from_command_line
 from tests.servers.harness import EventLog
-from tests.servers.process import ServerProcess
+from tests.servers.session_server import ThreadedServer
+from tests.servers.sse_server import app as sse_app
 
 pytestmark = pytest.mark.anyio
 
@@ -34,13 +34,12 @@ SETTLE = 20.0
 
 
 @contextmanager
-def sse_server(*extra: str) -> Iterator[str]:
-    proc = ServerProcess([sys.executable, "-m", "tests.servers.sse_server", *extra]).start()
+def sse_server(refuse_discover: int = 0, refuse_tools: dict[str, int] | None = None) -> Iterator[str]:
+    server = ThreadedServer(sse_app(refuse_discover, refuse_tools)).start()
     try:
-        host, port = proc.wait_listening(30)
-        yield f"http://{host}:{port}/sse"
+        yield f"http://127.0.0.1:{server.port}/sse"
     finally:
-        proc.stop(grace=0.2)  # uvicorn would wait for the open event stream
+        server.stop()
 
 
 @asynccontextmanager
@@ -73,7 +72,7 @@ async def test_a_dual_era_server_speaks_2025_over_sse() -> None:
 async def test_a_server_refusing_the_probe_connects_at_once() -> None:
     """Before: the 400 to server/discover ended the SDK's writer; the connect waited for the
     60 s timeout and failed with "did not finish connecting"."""
-    with sse_server("--refuse-discover", "400") as url:
+    with sse_server(refuse_discover=400) as url:
         async with connecting(url) as conn:
             assert await conn.wait_settled(SETTLE) == ConnectionState.READY, conn.reason
             assert conn.protocol_version == "2025-11-25"
@@ -82,7 +81,7 @@ async def test_a_server_refusing_the_probe_connects_at_once() -> None:
 async def test_auto_negotiation_over_the_transport_falls_back_at_once() -> None:
     """The SDK's own auto mode over this transport: a 4xx to the probe is an error for the
     probe, so it falls back to initialize at once (the SDK's sse_client hangs here)."""
-    with sse_server("--refuse-discover", "400") as url:
+    with sse_server(refuse_discover=400) as url:
         transport = legacy_sse_client(url, headers={}, make_client=lambda auth: httpx2.AsyncClient(auth=auth))
         with anyio.fail_after(SETTLE):
             async with Client(transport, mode="auto") as client:
@@ -93,7 +92,7 @@ async def test_auto_negotiation_over_the_transport_falls_back_at_once() -> None:
 
 async def test_a_refused_call_fails_at_once_and_the_connection_goes_on() -> None:
     events = EventLog()
-    with sse_server("--refuse-tool", "big:413") as url:
+    with sse_server(refuse_tools={"big": 413}) as url:
         async with connecting(url, events) as conn:
             assert await conn.wait_settled(SETTLE) == ConnectionState.READY, conn.reason
             with anyio.fail_after(SETTLE):

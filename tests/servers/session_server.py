@@ -3,9 +3,12 @@ session tests.
 
     python -m tests.servers.session_server --port PORT [--extra-tool NAME]
 
+or in the test process, `ThreadedServer(build(None).streamable_http_app())`.
+
 Serves `/mcp` on 127.0.0.1:PORT (0: a free one), announced on stderr as
 `MCP_TEST_LISTENING host:port`. Sessions are the SDK's own (an `Mcp-Session-Id` per initialize,
-kept in memory): a restart forgets every session, and an HTTP DELETE with the id ends one, as
+kept in memory): a restart forgets every session (the port is bound with SO_REUSEPORT, so a
+test starts the new process before it stops the old one), and an HTTP DELETE with the id ends one, as
 an idle timeout or an operator would. `whoami` answers the session id the request came with.
 `--extra-tool NAME` adds a tool, so a test sees the catalog of the restarted server.
 """
@@ -15,6 +18,7 @@ from __future__ import annotations
 import argparse
 import socket
 import sys
+import threading
 from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -43,6 +47,47 @@ def build(extra_tool: str | None) -> MCPServer:
     return server
 
 
+def bound_socket(port: int) -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    # A restart starts the new server before the old one stops (same port): the client meets
+    # the new one as soon as it reconnects, however slowly the machine starts it.
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind(("127.0.0.1", port))
+    sock.listen(64)
+    return sock
+
+
+class ThreadedServer:
+    """An ASGI app served by uvicorn in a thread of the test process, on 127.0.0.1:`port`
+    (0: a free one): a real HTTP server without the cost of starting Python and the SDK again,
+    which on a busy machine takes seconds. Stopping it closes its connections at once."""
+
+    def __init__(self, app: Any, port: int = 0) -> None:
+        import uvicorn
+
+        self.sock = bound_socket(port)
+        self.port = int(self.sock.getsockname()[1])
+        config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=0)
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+
+    def start(self, timeout: float = 30.0) -> ThreadedServer:
+        from tests.servers.process import wait_until
+
+        self._thread.start()
+        if not wait_until(lambda: self._server.started or not self._thread.is_alive(), timeout):
+            raise TimeoutError("the threaded server did not start")
+        if not self._server.started:
+            raise RuntimeError("the threaded server failed to start")
+        return self
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        self._thread.join(10.0)
+        self.sock.close()
+
+
 def main() -> None:
     import uvicorn
 
@@ -51,10 +96,7 @@ def main() -> None:
     parser.add_argument("--extra-tool", default="")
     args = parser.parse_args()
     app: Any = build(args.extra_tool or None).streamable_http_app()
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", args.port))
-    sock.listen(64)
+    sock = bound_socket(args.port)
     print(f"MCP_TEST_LISTENING 127.0.0.1:{sock.getsockname()[1]}", file=sys.stderr, flush=True)
     uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on")).run(sockets=[sock])
 

@@ -88,16 +88,21 @@ def refusing(app: Any, discover: int, tools: dict[str, int]) -> Any:
     return wrapped
 
 
+def app(refuse_discover: int = 0, refuse_tools: dict[str, int] | None = None) -> Any:
+    """The ASGI app (serve it with `tests.servers.session_server.ThreadedServer` in a test)."""
+    served: Any = build().sse_app()
+    if refuse_discover or refuse_tools:
+        served = refusing(served, refuse_discover, refuse_tools or {})
+    return served
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--refuse-discover", type=int, default=0, metavar="STATUS")
     parser.add_argument("--refuse-tool", action="append", default=[], metavar="NAME:STATUS")
     args = parser.parse_args()
-    app: Any = build().sse_app()
     tools = {name: int(status) for name, _, status in (t.rpartition(":") for t in args.refuse_tool)}
-    if args.refuse_discover or tools:
-        app = refusing(app, args.refuse_discover, tools)
-    serve_asgi(app)
+    serve_asgi(app(args.refuse_discover, tools))
 
 
 if __name__ == "__main__":
