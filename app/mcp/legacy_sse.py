@@ -157,17 +157,23 @@ async def legacy_sse_client(
             transport=_AnswerRefusals(make_client(auth), refused),
         )
 
-    async with sse_client(url, headers=headers, auth=auth, httpx_client_factory=factory) as (read, write):
+    # Closed on every way out, a failed connect (a 401 on the stream) included.
+    async with (
+        send,
+        receive,
+        sse_client(url, headers=headers, auth=auth, httpx_client_factory=factory) as (read, write),
+    ):
 
         async def forward() -> None:
-            async with send:
-                try:
-                    async for item in read:
-                        await send.send(item)
-                except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-                    pass  # closing
+            try:
+                async for item in read:
+                    await send.send(item)
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                pass  # closing
+            finally:
+                send.close()  # the server's end: the session sees the end of the stream
 
-        async with receive, anyio.create_task_group() as tg:
+        async with anyio.create_task_group() as tg:
             tg.start_soon(forward)
             yield receive, write
             tg.cancel_scope.cancel()
