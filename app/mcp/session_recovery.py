@@ -212,6 +212,14 @@ class SessionKeeper:
     ) -> None:
         """Run while the connection is ready (in its owner's task group): renew a lost session,
         `renewed()` after each new one; `check()` (a ping) when the GET stream ended."""
+        try:
+            await self._keep(session, renewed, check)
+        finally:
+            self.stop()  # the run is over: a request waiting for a renewal fails now
+
+    async def _keep(
+        self, session: Any, renewed: Callable[[], Awaitable[None]], check: Callable[[], Awaitable[Any]]
+    ) -> None:
         watch = self.watch
         self._stream_ends_seen = watch.stream_ended
         check_at: float | None = None
