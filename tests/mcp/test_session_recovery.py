@@ -23,10 +23,11 @@ from mcp.client.streamable_http import streamable_http_client
 
 from app.mcp.connection import ServerConnection
 from app.mcp.events import ConnectionState, LogLine
+from app.mcp.results import CallFailed
 from app.mcp.session_recovery import RENEWED, STREAM_ENDED, SessionKeeper
 from app.mcp.target import Target
 from tests.servers.harness import EventLog
-from tests.servers.session_server import ThreadedServer, build
+from tests.servers.session_server import SessionLoser, ThreadedServer, build
 
 pytestmark = pytest.mark.anyio
 
@@ -149,6 +150,27 @@ async def test_a_server_that_went_away_is_noticed_without_a_call(monkeypatch: py
             await events.wait_until(lambda: conn.state == ConnectionState.FAILED, timeout=20)
             assert conn.reason is not None and conn.reason.startswith("connection lost"), conn.reason
             assert _logged(events, STREAM_ENDED)
+
+
+async def test_one_new_session_per_loss_then_the_connection_is_given_up() -> None:
+    """A server that forgets every session at once: one new session is started, the call is sent
+    once more, and when that session is lost too before answering anything the connection is
+    lost (a manager would reconnect it from scratch); no loop of handshakes."""
+    events = EventLog()
+    loser = SessionLoser(build(None).streamable_http_app())
+    server = ThreadedServer(loser).start()
+    try:
+        async with ready(f"http://127.0.0.1:{server.port}/mcp", events) as conn:
+            assert loser.initializes == 1
+            loser.losing = True
+            with pytest.raises(CallFailed, match="Session not found"):
+                await conn.call_tool("echo", {"text": "x"})
+            await events.wait_until(lambda: conn.state == ConnectionState.FAILED, timeout=20)
+            assert conn.reason is not None
+            assert conn.reason.startswith("connection lost: the server lost the session"), conn.reason
+            assert loser.initializes == 2  # the first handshake and one renewal
+    finally:
+        server.stop()
 
 
 async def test_the_keeper_renews_a_bare_sdk_client() -> None:

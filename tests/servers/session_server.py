@@ -47,6 +47,31 @@ def build(extra_tool: str | None) -> MCPServer:
     return server
 
 
+class SessionLoser:
+    """ASGI wrapper: while `losing`, every request that names a session is answered 404 with the
+    SDK's own "Session not found" error, as by a server that forgets each session at once.
+    `initializes` counts the handshakes it let through."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.losing = False
+        self.initializes = 0
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            headers = dict(scope["headers"])
+            if self.losing and b"mcp-session-id" in headers:
+                error = b'{"code":-32600,"message":"Session not found"}'
+                body = b'{"jsonrpc":"2.0","id":"server-error","error":' + error + b"}"
+                start = {"type": "http.response.start", "status": 404}
+                await send({**start, "headers": [(b"content-type", b"application/json")]})
+                await send({"type": "http.response.body", "body": body})
+                return
+            if scope["method"] == "POST" and b"mcp-session-id" not in headers:
+                self.initializes += 1
+        await self.app(scope, receive, send)
+
+
 def bound_socket(port: int) -> socket.socket:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
