@@ -33,7 +33,16 @@ from mcp.client.sse import sse_client
 from mcp.shared.message import SessionMessage
 from mcp_types import CONNECTION_CLOSED, INTERNAL_ERROR, INVALID_REQUEST, ErrorData, JSONRPCError
 
+from app.words import QT_TRANSLATE_NOOP, fill
+
 logger = logging.getLogger(__name__)
+
+REFUSED = QT_TRANSLATE_NOOP("Reasons", "the server refused the message (HTTP %1 %2)")
+REFUSED_SAYING = QT_TRANSLATE_NOOP("Reasons", "the server refused the message (HTTP %1 %2): %3")
+FORGOTTEN = QT_TRANSLATE_NOOP("Reasons", "the server no longer knows this connection (HTTP 404)")
+TEMPLATES: tuple[str, ...] = (REFUSED_SAYING, REFUSED, FORGOTTEN)
+"""The sentences a person may see (a call's failure), translated by the window
+(app.ui.i18n.translate_reason)."""
 
 REFUSAL_TEXT_LIMIT = 200
 """At most this much of a refusal's body is quoted in the error (a server may send a page)."""
@@ -57,8 +66,9 @@ class Refusal:
     request_id: str | int | None
 
     def describe(self) -> str:
-        said = f": {self.text}" if self.text else ""
-        return f"the server refused the message (HTTP {self.status} {self.reason}){said}"
+        if self.text:
+            return fill(REFUSED_SAYING, self.status, self.reason, self.text)
+        return fill(REFUSED, self.status, self.reason)
 
 
 def refusal_of(request: httpx2.Request, status: int, reason: str, body: bytes) -> Refusal:
@@ -85,7 +95,7 @@ def error_for(refusal: Refusal) -> JSONRPCError | None:
         return None
     if refusal.status == 404:
         # The SSE session is gone (the server restarted): the connection is lost, not the message.
-        code, message = CONNECTION_CLOSED, "the server no longer knows this connection (HTTP 404)"
+        code, message = CONNECTION_CLOSED, FORGOTTEN
     else:
         code = INVALID_REQUEST if refusal.status < 500 else INTERNAL_ERROR
         message = refusal.describe()

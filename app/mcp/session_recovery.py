@@ -37,6 +37,8 @@ import httpx2
 import mcp_types as types
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
+from app.words import QT_TRANSLATE_NOOP, fill
+
 logger = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
@@ -54,6 +56,15 @@ STREAM_GRACE = 5.0
 interval or 1 s). A stream not back this long after is checked with a ping: a server that
 restarted answers 404 (its session is renewed), one that is gone does not answer (the connection
 is lost, and says so). A quick restart is so renewed in place, not reported as a failure."""
+
+# Why a lost session could not be renewed: the connection's "connection lost: …" reason, which
+# the window shows translated (app.ui.i18n.translate_reason reads TEMPLATES).
+GAVE_UP = QT_TRANSLATE_NOOP("Reasons", "the server lost the session and a new one could not be started: %1")
+LOST_AGAIN = QT_TRANSLATE_NOOP("Reasons", "the server lost the new session too before answering on it")
+NO_HANDSHAKE = QT_TRANSLATE_NOOP("Reasons", "the first handshake was not seen")
+OTHER_VERSION = QT_TRANSLATE_NOOP("Reasons", "the server now answers with protocol %1")
+NO_NEW_SESSION = QT_TRANSLATE_NOOP("Reasons", "the server started no new session")
+TEMPLATES: tuple[str, ...] = (GAVE_UP, LOST_AGAIN, NO_HANDSHAKE, OTHER_VERSION, NO_NEW_SESSION)
 
 Log = Callable[[str, str], None]
 """(level, text) into the connection's log."""
@@ -255,9 +266,9 @@ class SessionKeeper:
         generation = watch.generation
         try:
             if generation > 1 and watch.answered_generation < generation:
-                raise _GiveUp("the server lost the new session too before answering on it")
+                raise _GiveUp(LOST_AGAIN)
             if watch.initialize_params is None:
-                raise _GiveUp("the first handshake was not seen")
+                raise _GiveUp(NO_HANDSHAKE)
             self._log("warning", RENEWING)
             request = types.InitializeRequest(
                 params=types.InitializeRequestParams.model_validate(watch.initialize_params, by_name=False)
@@ -269,15 +280,15 @@ class SessionKeeper:
             finally:
                 watch.renewing = False
             if result.protocol_version not in HANDSHAKE_PROTOCOL_VERSIONS:
-                raise _GiveUp(f"the server now answers with protocol {result.protocol_version}")
+                raise _GiveUp(fill(OTHER_VERSION, result.protocol_version))
             if watch.generation == generation:
-                raise _GiveUp("the server started no new session")
+                raise _GiveUp(NO_NEW_SESSION)
             session.adopt(result)
             await session.send_notification(types.InitializedNotification())
         except Exception as exc:
             self._gave_up_at = generation
             reason = str(exc) if isinstance(exc, _GiveUp) else _short(exc)
-            self._lost(f"the server lost the session and a new one could not be started: {reason}")
+            self._lost(fill(GAVE_UP, reason))
             self._settle()
             return
         self.renewals += 1
