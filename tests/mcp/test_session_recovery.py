@@ -164,7 +164,7 @@ async def test_one_new_session_per_loss_then_the_connection_is_given_up() -> Non
             assert loser.initializes == 1
             loser.losing = True
             # The retry meets the new session's loss, or the connection already given up.
-            with pytest.raises(CallFailed, match="Session not found|connection to the server was lost"):
+            with pytest.raises(CallFailed, match=r"Session not found|connection to the server was lost"):
                 await conn.call_tool("echo", {"text": "x"})
             await events.wait_until(lambda: conn.state == ConnectionState.FAILED, timeout=20)
             assert conn.reason is not None
