@@ -39,8 +39,8 @@ def build(base: str, *, notify: bool, unlock: bool) -> tuple[Server[Any], Any]:
         schema = {"type": "object", "properties": {}}
         return types.ListToolsResult(
             tools=[
-                types.Tool(name="open_vault", description="Needs a sign-in on a web page", input_schema=schema),
-                types.Tool(name="calls", description="How often open_vault was called", input_schema=schema),
+                types.Tool(name="open_vault", description="Needs a web page first", input_schema=schema),
+                types.Tool(name="calls", description="Counts open_vault calls", input_schema=schema),
             ]
         )
 
@@ -68,7 +68,8 @@ def build(base: str, *, notify: bool, unlock: bool) -> tuple[Server[Any], Any]:
         if notify and state["sessions"]:
             await state["sessions"][-1].send_elicit_complete(eid)
         body = b"done, you can close this page"
-        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/plain")]})
+        headers = [(b"content-type", b"text/plain")]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
     server: Server[Any] = Server("url-elicit-test", on_list_tools=list_tools, on_call_tool=call_tool)
