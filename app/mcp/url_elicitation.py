@@ -65,6 +65,7 @@ def required_steps(failure: BaseException) -> list[ElicitationRequest] | None:
                 mode="url",
                 url=url,
                 elicitation_id=eid if isinstance(eid, str) and eid else None,
+                then_retry=True,
             )
         )
     return steps
