@@ -55,6 +55,7 @@ from app.mcp.signing_in import NotSignInServer, SignIn
 from app.mcp.stdio import ProcessInfo
 from app.mcp.tap import TappedTransport
 from app.mcp.target import Target
+from app.mcp.tasks import TaskBoard, client_extension
 from app.mcp.transports import open_http, open_stdio
 from app.mcp.url_elicitation import UrlSteps
 from app.runtimes.installing import Fetching, Installed, InstallWatch, tool_for
@@ -198,6 +199,7 @@ class ServerConnection(Calls, SignIn):
         # h12-elicit: the person's log level (both eras) and -32042 follow-ups (URL steps).
         self.log_level = ServerLogLevel(target.log_level)
         self.url_steps = UrlSteps(self._ask_url_step, lambda level, text: self._log(level, "client", text))
+        self.tasks = TaskBoard(self.name, self._emit, mask=self._mask)  # calls run as tasks (tasks.py)
 
     def start(self) -> None:
         """Start connecting in a new owner task; returns at once. No-op while running."""
@@ -296,6 +298,7 @@ class ServerConnection(Calls, SignIn):
         self._scope = None
         self._client = None
         self._attempt = None
+        await self.tasks.close()  # a task cannot be followed without the session
         problem = self._sign_in_problem
         if self._stopping:
             self._set_state(ConnectionState.CLOSED)
@@ -427,6 +430,7 @@ class ServerConnection(Calls, SignIn):
             "client_info": _CLIENT_INFO,
             "cache": None,  # our catalog is the cache; a stale SDK cache would hide changes
             "log_level": self.log_level.level,
+            "extensions": [client_extension(lambda: self.tasks)],  # tasks: app/mcp/tasks.py
         }
         if self._inproc is not None:
             return await stack.enter_async_context(Client(self._inproc, **callbacks))
