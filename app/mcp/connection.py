@@ -49,6 +49,7 @@ from app.mcp.catalog_sync import DEBOUNCE, DEBOUNCE_MAX, LISTEN_READY_WAIT, MAX_
 from app.mcp.connection_base import ServerInfo, _dump
 from app.mcp.events import CATALOG_KINDS, SETTLED_STATES, CatalogKind, ConnectionState, LogLine, Sink
 from app.mcp.handlers import ClientHandlers, HeadlessHandlers
+from app.mcp.log_level import ServerLogLevel
 from app.mcp.results import CallFailed, CallTimedOut, NotConnected, ToolCallResult, ToolGone
 from app.mcp.session_recovery import SessionKeeper
 from app.mcp.signing_in import NotSignInServer, SignIn
@@ -57,6 +58,7 @@ from app.mcp.tap import TappedTransport
 from app.mcp.target import Target
 from app.mcp.tasks import TaskBoard, client_extension
 from app.mcp.transports import open_http, open_stdio
+from app.mcp.url_elicitation import UrlSteps
 from app.runtimes.installing import Fetching, Installed, InstallWatch, tool_for
 
 # Names other code has always imported from here, wherever they live now.
@@ -195,6 +197,9 @@ class ServerConnection(Calls, SignIn):
         """Set when the program was judged not to be an MCP server (NOT_MCP_GRACE)."""
         self._not_mcp_timers: list[asyncio.TimerHandle] = []
         self._failure_rules = self._failure_rules_of_this_connection()
+        # h12-elicit: the person's log level (both eras) and -32042 follow-ups (URL steps).
+        self.log_level = ServerLogLevel(target.log_level)
+        self.url_steps = UrlSteps(self._ask_url_step, lambda level, text: self._log(level, "client", text))
         self.tasks = TaskBoard(self.name, self._emit, mask=self._mask)  # calls run as tasks (tasks.py)
         # A lost 2025-era Streamable HTTP session is started again (app/mcp/session_recovery.py).
         self._session_keeper = SessionKeeper(
@@ -267,6 +272,7 @@ class ServerConnection(Calls, SignIn):
                     self._client = client
                     await self._discover_if_pinned(client)
                     self._read_server_info(client)
+                    await self._apply_log_level(client)
                     await self._initial_listing()
                     await self._resubscribe()
                     if self._sign_in_problem is not None:
@@ -442,7 +448,7 @@ class ServerConnection(Calls, SignIn):
             "message_handler": self._on_message,
             "client_info": _CLIENT_INFO,
             "cache": None,  # our catalog is the cache; a stale SDK cache would hide changes
-            "log_level": "info",
+            "log_level": self.log_level.level,
             "extensions": [client_extension(lambda: self.tasks)],  # tasks: app/mcp/tasks.py
         }
         if self._inproc is not None:

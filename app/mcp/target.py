@@ -126,6 +126,9 @@ class Target:
     """Resolved secret values: masked wherever traffic or log text is published."""
     oauth: OAuthOptions | None = None
     """Sign-in settings of an http/sse server (None: discover everything)."""
+    log_level: str | None = None
+    """How much the server should log (app.mcp.log_level; None: never chosen). Changed on a live
+    connection with `set_log_level`, so it is no part of `same_connection`."""
 
     def __post_init__(self) -> None:
         # Freeze the mappings so a target can be shared between tasks without copies.
@@ -258,6 +261,7 @@ def target_from_config(entry: Any, settings: Any, secret_store: Any) -> Target:
         roots=roots,
         secret_values=frozenset(resolved.secret_values),
         oauth=oauth,
+        log_level=getattr(settings, "log_level", None),
     )
 
 
