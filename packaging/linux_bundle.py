@@ -33,7 +33,18 @@ INSTALL_DIR = f"/opt/{NAME}"
 # The Qt plugins whose libraries must all be there: without the xcb platform plugin the window
 # cannot open on X11 (Qt then aborts with a misleading "xcb-cursor0 is needed"), and the others
 # are what the app uses (wayland, TLS for https, SVG icons, image formats).
-PLUGIN_FOLDERS = ("platforms", "tls", "imageformats", "iconengines", "platformthemes", "xcbglintegrations")
+PLUGIN_FOLDERS = (
+    "platforms",
+    "tls",
+    "imageformats",
+    "iconengines",
+    "platformthemes",
+    "platforminputcontexts",
+    "xcbglintegrations",
+    "wayland-shell-integration",
+    "wayland-graphics-integration-client",
+    "wayland-decoration-client",
+)
 REQUIRED_PLUGIN = "platforms/libqxcb.so"
 
 # soname -> (Debian/Ubuntu package, Fedora package) for the libraries a desktop may lack.

@@ -166,3 +166,19 @@ def test_the_appdir_runs_the_bundle_through_apprun(tmp_path: Path) -> None:
     assert (appdir / f"{APP_ID}.desktop").is_file() and (appdir / "mcp-desk.png").is_file()
     ran = subprocess.run([str(appdir / "AppRun"), "demo-server"], capture_output=True, text=True, timeout=60)
     assert ran.stdout.strip() == "mcp-desk demo-server", ran.stderr
+
+
+@pytest.mark.parametrize("script", ["packaging/build-linux", "packaging/ci-frozen-smoke"])
+def test_the_build_scripts_are_executable_and_parse(script: str) -> None:
+    path = ROOT / script
+    assert path.stat().st_mode & stat.S_IXUSR, f"{script} is not executable"
+    assert path.read_text(encoding="utf-8").startswith("#!/usr/bin/env bash\n")
+    out = subprocess.run(["bash", "-n", str(path)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+
+
+def test_ci_runs_the_frozen_smoke_step_with_the_time_left() -> None:
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert 'packaging/ci-frozen-smoke "$((budget - $(date +%s) + start))"' in ci
+    for package in ("libxcb-icccm4", "libxcb-keysyms1", "libxcb-cursor0"):
+        assert package in ci  # the ldd check of the bundle needs them on the build machine
