@@ -239,7 +239,7 @@ def _install_desktop_files(root: Path, exec_line: str | None = None) -> None:
 
 def make_tarball(bundle: Path, out: Path) -> Path:
     top = f"{NAME}-{version()}"
-    with tarfile.open(out, "w:gz", compresslevel=9) as tar:
+    with tarfile.open(out, "w:gz", compresslevel=6) as tar:
         tar.add(bundle, arcname=top)
     return out
 
