@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -37,8 +38,16 @@ def _env(config: str, platform: str | None) -> dict[str, str]:
     return env
 
 
-def timed(base: list[str], extra: list[str], platform: str | None) -> float:
+def _cpu() -> float:
+    """User + system seconds of the waited-for children (and theirs: the demo server)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(base: list[str], extra: list[str], platform: str | None) -> tuple[float, float]:
+    """(wall, CPU) seconds of one run; CPU time barely moves with the machine's load."""
     with tempfile.TemporaryDirectory() as config:
+        c0 = _cpu()
         t0 = time.perf_counter()
         done = subprocess.run(
             [*base, "--config-dir", config, *extra],
@@ -51,7 +60,7 @@ def timed(base: list[str], extra: list[str], platform: str | None) -> float:
         took = time.perf_counter() - t0
     if done.returncode != 0:
         raise SystemExit(f"{base} {extra} failed: {done.stderr[-2000:]}")
-    return took
+    return took, _cpu() - c0
 
 
 def window_time(base: list[str]) -> float:
