@@ -12,20 +12,9 @@ SCRIPT = ROOT / "packaging" / "ci-frozen-smoke"
 
 
 def tree_key() -> str:
-    """The script's cache key, computed the same way (git's file list, content hashes)."""
-    out = subprocess.run(
-        [
-            "bash",
-            "-c",
-            "git ls-files -z app resources packaging pyproject.toml | LC_ALL=C sort -z"
-            " | xargs -0 sha256sum | sha256sum | cut -c1-16",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
+    """The script's cache key for this tree (what goes into the bundle)."""
+    out = subprocess.run([str(SCRIPT), "--key"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and len(out.stdout.strip()) == 16, out.stderr
     return out.stdout.strip()
 
 
@@ -58,6 +47,14 @@ def test_a_build_that_does_not_fit_the_budget_is_skipped_not_started(tmp_path: P
     assert done.returncode == 0, done.stderr
     assert "SKIPPED: a build takes about 300 s and the CI budget has 200 s left" in done.stdout
     assert not (tmp_path / "dist").exists()  # PyInstaller never ran
+    assert not (tmp_path / "build-seconds").exists()  # the next run tries again (under timeout)
+
+
+def test_the_key_covers_what_goes_into_the_bundle_only() -> None:
+    line = next(x for x in SCRIPT.read_text(encoding="utf-8").splitlines() if "git ls-files" in x)
+    for path in ("app", "resources", "pyproject.toml", "packaging/mcp-desk.spec", "packaging/launcher.py"):
+        assert f" {path} " in f"{line} ", path
+    assert "measure_startup" not in line and "build-linux" not in line
 
 
 def test_a_cached_bundle_for_this_tree_is_smoke_tested_without_a_build(tmp_path: Path) -> None:
