@@ -249,7 +249,9 @@ def make_deb(
 ) -> Path:
     """A .deb of the folder: /opt/mcp-desk, the launcher /usr/bin/mcp-desk, menu entry, MIME type.
 
-    No maintainer scripts: dpkg's triggers of desktop-file-utils, shared-mime-info and the icon
+    zstd, not xz: xz took over 20 minutes for the 370 MB folder on a busy 2-core machine; zstd
+    takes seconds and dpkg reads it since 1.21.18 (Debian 12, Ubuntu 21.10), the oldest systems
+    whose glibc the bundle runs on anyway. No maintainer scripts: dpkg's triggers of desktop-file-utils, shared-mime-info and the icon
     cache pick up the files in /usr/share by themselves.
     """
     staging = (work or out.parent) / f"{NAME}-deb-root"
@@ -280,10 +282,10 @@ def make_deb(
     }
     control.write_text("".join(f"{k}: {v}\n" for k, v in fields.items() if v), encoding="utf-8")
     subprocess.run(
-        ["dpkg-deb", "--root-owner-group", "-Zxz", "--build", str(staging), str(out)],
+        ["dpkg-deb", "--root-owner-group", "-Zzstd", "--build", str(staging), str(out)],
         check=True,
         capture_output=True,
-        timeout=1200,
+        timeout=3600,
     )
     shutil.rmtree(staging)
     return out
