@@ -251,8 +251,8 @@ def make_deb(
 
     zstd, not xz: xz took over 20 minutes for the 370 MB folder on a busy 2-core machine; zstd
     takes seconds and dpkg reads it since 1.21.18 (Debian 12, Ubuntu 21.10), the oldest systems
-    whose glibc the bundle runs on anyway. No maintainer scripts: dpkg's triggers of desktop-file-utils, shared-mime-info and the icon
-    cache pick up the files in /usr/share by themselves.
+    whose glibc the bundle runs on anyway. No maintainer scripts: dpkg's triggers of
+    desktop-file-utils, shared-mime-info and the icon cache pick up the files in /usr/share.
     """
     staging = (work or out.parent) / f"{NAME}-deb-root"
     if staging.exists():
