@@ -95,14 +95,19 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, list[float]] = {}
     for _ in range(args.rounds):
         for kind, base in cmds.items():
-            results.setdefault(f"{kind} servers list", []).append(timed(base, ["servers", "list"], None))
-            results.setdefault(f"{kind} --smoke-test", []).append(timed(base, ["--smoke-test"], "offscreen"))
+            for label, extra, platform in (
+                ("servers list", ["servers", "list"], None),
+                ("--smoke-test", ["--smoke-test"], "offscreen"),
+            ):
+                wall, cpu = timed(base, extra, platform)
+                results.setdefault(f"{kind} {label}", []).append(wall)
+                results.setdefault(f"{kind} {label} (CPU)", []).append(cpu)
             if args.xcb:
                 results.setdefault(f"{kind} window on xcb", []).append(window_time(base))
-    for name, values in results.items():
-        print(
-            f"{name:28s} median {statistics.median(values):6.2f} s  (min {min(values):.2f}, n={len(values)})"
-        )
+    for name in sorted(results, key=lambda n: (n.split(" ", 1)[1], n)):
+        values = results[name]
+        median, low = statistics.median(values), min(values)
+        print(f"{name:34s} median {median:6.2f} s  (min {low:.2f}, n={len(values)})")
     return 0
 
 

