@@ -44,7 +44,21 @@ def app_executable() -> str:
             inside = False
         if inside:  # this process really is that AppImage's, not a child that inherited the variables
             return appimage
-    return sys.executable
+    return _console_sibling(Path(sys.executable)) if running_frozen() else sys.executable
+
+
+WINDOWED_NAME = "MCP Desk"
+CONSOLE_NAME = "mcp-desk"
+
+
+def _console_sibling(executable: Path) -> str:
+    """The Windows and macOS bundles start the windowed "MCP Desk" program (no console window,
+    argv emulation on macOS); the demo server and every other command that talks on stdin/stdout
+    must run the console "mcp-desk" beside it, which has a console and starts faster."""
+    if executable.stem != WINDOWED_NAME:
+        return str(executable)
+    sibling = executable.with_name(CONSOLE_NAME + executable.suffix)
+    return str(sibling) if sibling.is_file() else str(executable)
 
 
 def self_command(*args: str) -> tuple[str, list[str]]:

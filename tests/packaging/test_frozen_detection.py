@@ -56,3 +56,20 @@ def test_an_appimage_records_its_stable_path(monkeypatch: pytest.MonkeyPatch, tm
     # A program started by the AppImage inherits the variables but is not inside it.
     monkeypatch.setattr(sys, "executable", str(tmp_path / "elsewhere" / "mcp-desk"))
     assert frozen.app_executable() == str(tmp_path / "elsewhere" / "mcp-desk")
+
+
+@pytest.mark.parametrize("suffix", ["", ".exe"])
+def test_the_windowed_program_starts_the_console_one_beside_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, suffix: str
+) -> None:
+    windowed = tmp_path / f"MCP Desk{suffix}"
+    console = tmp_path / f"mcp-desk{suffix}"
+    windowed.write_text("")
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.setattr(sys, "executable", str(windowed))
+    monkeypatch.delenv("APPIMAGE", raising=False)
+    # Without the console program beside it (a one-program build), the windowed one it is.
+    assert frozen.app_executable() == str(windowed)
+    console.write_text("")
+    assert frozen.app_executable() == str(console)
+    assert demo_entry().command == str(console)  # the demo server talks on stdout: a console
