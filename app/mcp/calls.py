@@ -19,7 +19,8 @@ from pydantic import TypeAdapter
 from app.mcp.catalog import ToolInfo
 from app.mcp.catalog_sync import CatalogSync
 from app.mcp.connection_base import _dump
-from app.mcp.events import Progress
+from app.mcp.events import ConnectionState, Progress
+from app.mcp.log_level import ServerLogLevel, known_level
 from app.mcp.person_requests import PersonRequests
 from app.mcp.results import (
     INVALID_PARAMS,
@@ -34,6 +35,7 @@ from app.mcp.results import (
 )
 from app.mcp.tasks import TaskBoard, call_params, plan
 from app.mcp.tasks_sdk import CALL_RESULT, as_call_result, input_answerer, session_requests, task_of
+from app.mcp.url_elicitation import UrlSteps
 
 logger = logging.getLogger(__name__)
 
@@ -59,6 +61,8 @@ _CALL_IDS = itertools.count(1)
 class Calls(CatalogSync, PersonRequests):
     """What a person (or the CLI) asks of a ready server."""
 
+    log_level: ServerLogLevel
+    url_steps: UrlSteps
     tasks: TaskBoard
     """Calls the server runs as tasks (app/mcp/tasks.py); set in ServerConnection.__init__."""
 
@@ -78,7 +82,14 @@ class Calls(CatalogSync, PersonRequests):
         call_id = call_id or f"call-{next(_CALL_IDS)}"
         known_before = self.catalog.tools.get(name)
         try:
-            result = await self._call_once(name, arguments, timeout, call_id)
+            # -32042: the person's web page step, then the call again; a lost session (HTTP 404)
+            # is renewed and the call sent once more.
+            result = await self.url_steps.run(
+                f"calling {name}",
+                lambda: self._session_keeper.retrying(
+                    lambda: self._call_once(name, arguments, timeout, call_id)
+                ),
+            )
         except CallFailed as exc:
             if exc.code in (INVALID_PARAMS, METHOD_NOT_FOUND) and _UNKNOWN_TOOL.search(exc.message or ""):
                 await self._rediscover(name, known_before)
@@ -273,10 +284,30 @@ class Calls(CatalogSync, PersonRequests):
         return time.perf_counter() - started
 
     async def set_log_level(self, level: str) -> None:
-        """logging/setLevel (2025 era; 2026-07-28 servers get the level on every request)."""
+        """The person chose how much this server logs (kept for the next connects): a ready
+        2025-era server with the logging capability is sent logging/setLevel; on 2026-07-28 the
+        level rides in the `_meta` of every request from the next one on (app.mcp.log_level)."""
+        chosen = known_level(level)
+        if chosen is None:
+            raise ValueError(f"unknown log level {level!r}")
+        self.log_level.chosen = chosen
+        if self._client is not None and self.state == ConnectionState.READY:
+            caps = self.capabilities
+            await self.log_level.tell(self._send_set_level, modern=self._modern, capabilities=caps)
+
+    async def _apply_log_level(self, client: Any) -> None:
+        """On connect: 2026-07-28 requests carry the current level; a 2025 server is told the
+        chosen one (a refusal is logged, the connection goes on)."""
+        self.log_level.attach(client.session, modern=self._modern)
+        try:
+            await self.log_level.tell(
+                self._send_set_level, modern=self._modern, capabilities=self.capabilities, on_connect=True
+            )
+        except CallFailed as exc:
+            self._log("warning", "client", f"could not set the log level: {exc}")
+
+    async def _send_set_level(self, level: str) -> None:
         session = self._require_client().session
-        if self._modern:
-            raise CallFailed("logging/setLevel does not exist in protocol 2026-07-28", METHOD_NOT_FOUND)
         with self._failures("logging/setLevel"):
             await self._timed(
                 session.send_request(

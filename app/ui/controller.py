@@ -354,6 +354,23 @@ class DeskController(QObject):
             await conn.unsubscribe_resource(uri)
         self.subscription_changed.emit(name, uri, on)
 
+    # --- how much a server logs: a setting of its own, told to a connected server at once ------
+    def log_level(self, name: str) -> str | None:
+        """The level chosen for `name` (None: never chosen; the engine then asks for "info")."""
+        try:
+            return self.settings(name).log_level
+        except Exception:
+            return None
+
+    async def set_log_level(self, name: str, level: str) -> None:
+        """Keep `level` in the server's settings and apply it to its live connection (2025 era:
+        logging/setLevel; 2026-07-28: from its next request on); nothing is sent while offline."""
+        self.settings(name).log_level = level
+        self.save()
+        conn = self.connection(name)
+        if conn is not None:
+            await conn.set_log_level(level)
+
     async def _target(self, name: str) -> Target:
         from app.mcp.target import target_from_config
 

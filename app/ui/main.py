@@ -285,6 +285,10 @@ async def smoke(
     results = await asyncio.gather(*(settle(n) for n in names))
     for name, text in results:
         print(f"{name}: {text}", flush=True)
+    # h13-bundle: the demo server answers a tool call too (a frozen app's check that it can run
+    # itself as a server, and the SDK's client and server are both in the bundle).
+    if not await smoke_call(controller, dict(results)):
+        return 1
     if args.screenshot:
         if names and not window.current_server():
             window.servers.select(names[0])
@@ -294,3 +298,26 @@ async def smoke(
             print(f"could not save {args.screenshot}", file=sys.stderr)
             return 1
     return 0 if window.isVisible() else 1
+
+
+SMOKE_MESSAGE = "hello from the smoke test"
+
+
+async def smoke_call(controller: Any, results: dict[str, str]) -> bool:
+    """Call the demo server's echo tool when the demo is configured; False when that fails."""
+    from app.config.store import DEMO_NAME
+
+    if DEMO_NAME not in results:
+        return True  # a config without the demo: nothing of ours to call
+    conn = controller.connection(DEMO_NAME)
+    if conn is None or not results[DEMO_NAME].startswith("ready"):
+        return False  # its line above says why
+    try:
+        answer = await asyncio.wait_for(conn.call_tool("echo", {"message": SMOKE_MESSAGE}), 30)
+    except Exception as exc:
+        print(f"{DEMO_NAME}: echo failed: {exc}", flush=True)
+        return False
+    text = answer.text()
+    ok = not answer.is_error and text == SMOKE_MESSAGE
+    print(f"{DEMO_NAME}: echo {'answered' if ok else 'gave'} {text!r}", flush=True)
+    return ok

@@ -18,6 +18,7 @@ from PySide6.QtCore import (
     QModelIndex,
     QObject,
     QSettings,
+    QSize,
     Qt,
     QTimer,
     QUrl,
@@ -168,6 +169,19 @@ def _first_focusable(root: QWidget) -> QWidget | None:
 def _last_focusable(root: QWidget) -> QWidget | None:
     found = _focusables(root)
     return found[-1] if found else None
+
+
+FIRST_SIZE = QSize(1280, 820)
+
+
+def first_size(available: QSize) -> QSize:
+    """The window's size on a first start: 1280×820, or what the screen has room for once the
+    title bar and the desktop's panels are counted (a 1280×800 laptop screen cut the buttons off)."""
+    frame = 40  # a window manager's title bar and borders, which `available` does not subtract
+    return QSize(
+        max(640, min(FIRST_SIZE.width(), available.width())),
+        max(480, min(FIRST_SIZE.height(), available.height() - frame)),
+    )
 
 
 class MainWindow(QMainWindow):
@@ -480,6 +494,12 @@ class MainWindow(QMainWindow):
             b = self._bottom = BottomDock()
             b.history_selected.connect(self.runner.show_history)
             b.rerun_requested.connect(self.runner.rerun_history)
+            b.set_log_level_source(self.controller.log_level)  # h12-elicit: the server's log level
+            b.server_log_level_chosen.connect(
+                lambda server, level: self.controller.spawn(
+                    self.controller.set_log_level(server, level), self._show_error
+                )
+            )
             b.set_servers(self.server_model.names())
             old = self.dock.widget()
             self.dock.setWidget(b)
@@ -1169,7 +1189,7 @@ class MainWindow(QMainWindow):
         if isinstance(geo, QByteArray):
             self.restoreGeometry(geo)
         else:
-            self.resize(1280, 820)
+            self.resize(first_size(self.screen().availableGeometry().size()))
         state = s.value("windowState")
         if isinstance(state, QByteArray):
             self.restoreState(state)
