@@ -1,33 +1,30 @@
 """`mcp-desk doctor TARGET`: a step-by-step diagnosis a person can follow.
 
-stdio: is the command on the PATH, does the process start, does it exit (with what code, what
-stderr), does it print non-protocol text on stdout, does it answer `initialize` and with which
-protocol version. HTTP/SSE: name resolution, TCP connect, TLS, HTTP status, `WWW-Authenticate`,
-content type, protocol version. Every step prints OK, or the first failure with advice; a last
-step connects through the engine itself, exactly as the app would.
-
-The early steps speak raw JSON-RPC on purpose: the engine hides what went wrong behind one
-sentence, the doctor shows each layer.
+stdio: is the command there (app.mcp.process, as the engine and the Add dialog look it up), does
+the process start, does it exit (with what code, what stderr), does it print non-protocol text on
+stdout, does it answer the handshake and with which protocol version. These steps are read from
+one connection of the engine's (its process record and its traffic tap): the doctor is no second
+stdio client, so what it finds is what the app meets. HTTP/SSE: name resolution, TCP connect,
+TLS, HTTP status, `WWW-Authenticate`, content type, protocol version, spoken raw on purpose (the
+engine hides what went wrong behind one sentence, the doctor shows each layer). Every step prints
+OK, or the first failure with advice; the last connects through the engine, as the app would.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import json
 import os
-import queue
 import re
-import signal
 import socket
 import ssl
-import subprocess
 import threading
 import time
-from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
 from app.cli.main import EXIT_FAILURE, EXIT_OK
@@ -184,7 +181,10 @@ def run_steps(target: Target, report: Report) -> None:
     described = target.describe()
     report.target = described if described.startswith(target.name) else f"{target.name} ({described})"
     report.add("ok", "read the server's definition", f"transport: {target.transport}, mode: {target.mode}")
-    ok = diagnose_stdio(target, report) if target.transport == "stdio" else diagnose_http(target, report)
+    if target.transport == "stdio":
+        diagnose_stdio(target, report)  # its last step is the engine's connection itself
+        return
+    ok = diagnose_http(target, report)
     refused = report.steps[-1]
     if ok:
         engine_step(target, report)
@@ -234,118 +234,22 @@ def stderr_advice(lines: list[str]) -> str | None:
 # ------------------------------------------------------------------------------------- stdio
 
 
-class Child:
-    """The server process, with stdout lines in a queue and the stderr tail in a ring."""
-
-    def __init__(self, argv: list[str], env: Mapping[str, str], cwd: str | None) -> None:
-        self.proc = subprocess.Popen(
-            argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=dict(env),
-            cwd=cwd,
-            start_new_session=True,  # so stop() reaches everything it forks
-        )
-        self.lines: queue.Queue[bytes | None] = queue.Queue()
-        self.stderr: deque[str] = deque(maxlen=200)
-        self.noise: list[str] = []
-        assert self.proc.stdout is not None and self.proc.stderr is not None
-        self._threads = [
-            threading.Thread(target=self._read_stdout, args=(self.proc.stdout,), daemon=True),
-            threading.Thread(target=self._read_stderr, args=(self.proc.stderr,), daemon=True),
-        ]
-        for thread in self._threads:
-            thread.start()
-
-    def _read_stdout(self, stream: IO[bytes]) -> None:
-        for line in stream:
-            self.lines.put(line)
-        self.lines.put(None)
-
-    def _read_stderr(self, stream: IO[bytes]) -> None:
-        for line in stream:
-            self.stderr.append(line.decode("utf-8", "replace").rstrip())
-
-    def send(self, message: dict[str, Any]) -> bool:
-        assert self.proc.stdin is not None
-        try:
-            self.proc.stdin.write(json.dumps(message).encode() + b"\n")
-            self.proc.stdin.flush()
-        except OSError:
-            return False
-        return True
-
-    def answer(
-        self, request_id: int, deadline: float, cancel: threading.Event | None = None
-    ) -> dict[str, Any] | None:
-        """The response to `request_id`; None if stdout closed, the deadline passed or `cancel`
-        was set. Lines that are not JSON-RPC are kept in `noise`."""
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or (cancel is not None and cancel.is_set()):
-                return None
-            try:
-                raw = self.lines.get(timeout=min(remaining, CANCEL_POLL))
-            except queue.Empty:
-                continue
-            if raw is None:
-                self.lines.put(None)  # stay closed for the next caller
-                return None
-            text = raw.decode("utf-8", "replace").strip()
-            if not text:
-                continue
-            try:
-                message = json.loads(text)
-            except ValueError:
-                self.noise.append(text)
-                continue
-            if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
-                self.noise.append(text)
-                continue
-            if message.get("id") == request_id and ("result" in message or "error" in message):
-                return message
-
-    def exit_code(self, wait: float = 0.0) -> int | None:
-        try:
-            return self.proc.wait(wait) if wait else self.proc.poll()
-        except subprocess.TimeoutExpired:
-            return None
-
-    def stop(self) -> None:
-        if self.proc.stdin is not None:
-            with contextlib.suppress(OSError):
-                self.proc.stdin.close()
-        if self.exit_code(1.0) is None:
-            for sig in (signal.SIGTERM, signal.SIGKILL):
-                try:
-                    os.killpg(self.proc.pid, sig)
-                except ProcessLookupError:
-                    break
-                if self.exit_code(2.0) is not None:
-                    break
-        self.proc.wait()
-        for thread in self._threads:
-            thread.join(2.0)
-        for stream in (self.proc.stdout, self.proc.stderr):
-            if stream is not None:
-                stream.close()
-
-
 def child_environment(target: Target) -> dict[str, str]:
-    """The environment the engine gives the server: the SDK's small allowlist plus the entry's env."""
-    from mcp.client.stdio import get_default_environment
+    """The environment the engine gives the server (app.mcp.process: one definition)."""
+    from app.mcp.process import server_environment
 
-    return get_default_environment() | dict(target.env)
+    return server_environment(target.env)
 
 
 def diagnose_stdio(target: Target, report: Report) -> bool:
-    from app.runtimes import CommandNotFound, RuntimeMissing, describe, resolve_command
+    """The command's steps, then the process's, read from one connection of the engine's."""
+    from app.mcp.process import find_command
+    from app.runtimes import CommandNotFound, RuntimeMissing, describe
 
     command = target.command or ""
     env = child_environment(target)
     try:
-        resolved = resolve_command(command, env)
+        resolved = find_command(command, env, target.cwd)
     except RuntimeMissing as exc:
         report.add("fail", f"find the runtime of {command!r}", exc.reason)
         return False
@@ -353,8 +257,7 @@ def diagnose_stdio(target: Target, report: Report) -> bool:
         advice = f"install {command!r}, or give its full path in the server's command"
         report.add("fail", f"find the command {command!r}", f"PATH: {env.get('PATH', '')}", advice=advice)
         return False
-    path = resolved.executable
-    report.add("ok", f"find the command {command!r}", " ".join([path, *resolved.args_prefix]))
+    report.add("ok", f"find the command {command!r}", " ".join([resolved.executable, *resolved.args_prefix]))
     runtime = resolved.runtime
     if runtime is not None:
         # Which Node / uv / Docker: the person's own (found where?) or MCP Desk's built-in one.
@@ -362,59 +265,129 @@ def diagnose_stdio(target: Target, report: Report) -> bool:
     if target.cwd and not os.path.isdir(target.cwd):
         report.add("fail", "working directory", f"{target.cwd} does not exist", advice="fix the server's cwd")
         return False
-
-    try:
-        child = Child([path, *resolved.args_prefix, *target.args], resolved.env, target.cwd)
-    except OSError as exc:
-        report.add("fail", "start the process", str(exc), advice="check the command and its permissions")
-        return False
-    try:
-        return talk_stdio(child, target, report)
-    finally:
-        child.stop()
+    return asyncio.run(stdio_through_engine(target, report))
 
 
-def talk_stdio(child: Child, target: Target, report: Report) -> bool:
-    report.add("ok", "start the process", f"pid {child.proc.pid}")
+@dataclass
+class EngineRun:
+    """What one connection of the engine's showed: its end state, what it found, and the raw
+    messages of the handshake (from its traffic tap), kept after it was stopped."""
+
+    state: Any
+    reason: str | None
+    elapsed: float
+    process: Any
+    traffic: list[Any]
+    protocol: str | None = None
+    server: str = "?"
+    counts: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+    def handshake(self) -> tuple[str, dict[str, Any], float] | None:
+        """The handshake's answer: (method, the JSON-RPC answer, seconds it took); initialize's
+        when it was sent (after a refused discovery too), else server/discover's."""
+        asked: dict[Any, tuple[str, float]] = {}
+        answers: dict[str, tuple[str, dict[str, Any], float]] = {}
+        for item in self.traffic:
+            message = item.message
+            if item.direction == "out" and message.get("method") in ("initialize", "server/discover"):
+                asked[message.get("id")] = (message["method"], item.time)
+            elif (
+                item.direction == "in"
+                and message.get("id") in asked
+                and ("result" in message or "error" in message)
+            ):
+                method, sent = asked[message["id"]]
+                answers[method] = (method, message, item.time - sent)
+        return answers.get("initialize") or answers.get("server/discover")
+
+
+async def stdio_through_engine(target: Target, report: Report) -> bool:
+    """Connect as the app does — the engine starts the process (app.mcp.process), so the doctor
+    is no second stdio client — and turn what happened into the process's steps."""
+    from app.mcp.connection import ServerConnection
+    from app.mcp.events import SETTLED_STATES, ConnectionState, Traffic
+
+    traffic: list[Traffic] = []
+
+    def sink(event: Any) -> None:
+        if isinstance(event, Traffic):
+            traffic.append(event)
+
+    conn = ServerConnection(target, sink=sink, traffic=True)
     started = time.monotonic()
-    deadline = started + target.timeout
-    child.send(initialize_request(1))
-    answer = child.answer(1, deadline, report.cancel)
+    conn.start()
+    try:
+        deadline = started + target.timeout + 5.0
+        shown = False  # "start the process" is listed as soon as it runs (the window shows it)
+        state = await conn.wait_settled(CANCEL_POLL)
+        while True:
+            if not shown and conn.process is not None and conn.process.pid is not None:
+                report.add("ok", "start the process", f"pid {conn.process.pid}")
+                shown = True
+            if state in SETTLED_STATES or time.monotonic() >= deadline:
+                break
+            if report.cancelled():
+                raise DoctorCancelled
+            state = await conn.wait_settled(CANCEL_POLL)
+        run = EngineRun(state, conn.reason, time.monotonic() - started, None, traffic, conn.protocol_version)
+        if state == ConnectionState.READY:
+            info = conn.server_info
+            run.server = f"{info.name} {info.version or ''}".strip() if info is not None else "?"
+            catalog = conn.catalog
+            run.counts = (
+                f"{len(catalog.tools)} tools, {len(catalog.resources)} resources, "
+                f"{len(catalog.resource_templates)} resource templates, {len(catalog.prompts)} prompts"
+            )
+            run.warnings = [line.text for line in conn.log if line.level in ("warning", "error")]
+    finally:
+        await conn.stop()  # the process's exit code and last lines are known once it is stopped
+    run.process = conn.process
     if report.cancelled():
         raise DoctorCancelled
-    elapsed = time.monotonic() - started
-    code = child.exit_code(0.5 if answer is None else 0.0)
+    return report_stdio_run(run, target, report, started_shown=shown)
 
-    tail = list(child.stderr)[-STDERR_TAIL:]
-    if answer is None:
-        if code is not None:
-            report.add(
-                "fail",
-                "the process keeps running",
-                f"it exited with code {code} after {elapsed:.1f} s without answering",
-                *(["stderr (last lines):", *tail] if tail else ["it wrote nothing on stderr"]),
-                advice=stderr_advice(tail) or "run the command in a terminal to see why it stops",
-            )
-        else:
-            report.add("ok", "the process keeps running")
+
+def report_stdio_run(run: EngineRun, target: Target, report: Report, *, started_shown: bool = False) -> bool:
+    from app.mcp.events import ConnectionState
+
+    proc = run.process
+    if proc is None or proc.pid is None:
+        report.add(
+            "fail", "start the process", run.reason or "", advice="check the command and its permissions"
+        )
+        return False
+    if not started_shown:
+        report.add("ok", "start the process", f"pid {proc.pid}")
+    handshake = run.handshake()
+    tail = list(proc.stderr_tail)[-STDERR_TAIL:]
+    exited = proc.exited_by_itself and run.state != ConnectionState.READY
+    if handshake is None and exited:
+        report.add(
+            "fail",
+            "the process keeps running",
+            f"it exited with code {proc.returncode} after {run.elapsed:.1f} s without answering",
+            *(["stderr (last lines):", *tail] if tail else ["it wrote nothing on stderr"]),
+            advice=stderr_advice(tail) or "run the command in a terminal to see why it stops",
+        )
     else:
         report.add("ok", "the process keeps running")
 
-    if child.noise:
-        shown = [f"stdout: {line[:200]}" for line in child.noise[:3]]
+    noise = list(proc.stdout_noise)
+    if noise:
         report.add(
-            "fail" if answer is None else "warn",
+            "fail" if handshake is None else "warn",
             "stdout carries only protocol messages",
-            f"{len(child.noise)} line(s) on stdout are not JSON-RPC:",
-            *shown,
+            f"{len(noise)} line(s) on stdout are not JSON-RPC:",
+            *[f"stdout: {line[:200]}" for line in noise[:3]],
             advice="the server prints to stdout (a print() or console.log); MCP needs stdout for itself, "
             "so logging must go to stderr",
         )
-    elif answer is not None:
+    elif handshake is not None:
         report.add("ok", "stdout carries only protocol messages")
 
-    if answer is None:
-        if code is None:
+    if handshake is None:
+        if not exited:
             report.add(
                 "fail",
                 "answer initialize",
@@ -425,7 +398,28 @@ def talk_stdio(child: Child, target: Target, report: Report) -> bool:
                 "wait for input in a terminal, or not be an MCP server",
             )
         return False
-    return check_initialize(answer, elapsed, report)
+    method, answer, took = handshake
+    if method == "initialize":
+        if not check_initialize(answer, took, report):
+            return False
+    else:  # a 2026-07-28 server: discovery is its handshake
+        report.add(
+            "ok",
+            "answer initialize",
+            f"in {took * 1000:.0f} ms: {run.server}, protocol {run.protocol} (server/discover)",
+        )
+    if run.state != ConnectionState.READY:
+        report.add("fail", "connect as MCP Desk does", run.reason or "did not connect in time")
+        return False
+    report.add(
+        "ok",
+        "connect as MCP Desk does",
+        f"in {run.elapsed * 1000:.0f} ms, protocol {run.protocol} ({target.mode} mode)",
+        run.counts,
+    )
+    if run.warnings:
+        report.add("warn", "the server's log", *run.warnings[:3])
+    return True
 
 
 def initialize_request(request_id: int) -> dict[str, Any]:

@@ -2,7 +2,9 @@
 
 Each server has its own owner task, so one that hangs or fails never delays the others. A
 connection that was ready and then drops is reconnected with backoff; one that never got ready
-(wrong command, ...) is left failed: retrying cannot fix a configuration. A server that wants a
+(wrong command, ...) is left failed: retrying cannot fix a configuration. The waits between
+tries come from one `Backoff` with jitter, so servers that dropped together do not all come
+back at the same instant. A server that wants a
 sign-in settles in NEEDS_SIGN_IN and stays there until `sign_in(name)`: retrying would not help,
 and only the person may open a browser.
 """
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import time
 from collections.abc import Callable
 from typing import Any
@@ -27,6 +30,32 @@ BACKOFF_FIRST = 1.0
 BACKOFF_MAX = 60.0
 
 
+class Backoff:
+    """How long to wait before the next try to reconnect a server that dropped.
+
+    The ceiling doubles from `BACKOFF_FIRST` to `BACKOFF_MAX` with each try; the wait itself is
+    drawn from the ceiling's upper half ("equal jitter"). Twenty servers dropped at once (the
+    network went away, the laptop slept) then come back spread over half a ceiling rather than
+    in lockstep, and none comes back sooner than half of what the doubling says.
+    """
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self._rng = rng if rng is not None else random.Random()
+        self._tries: dict[str, int] = {}
+
+    def next(self, name: str) -> float:
+        """The wait before the next try for `name`, counted as one more try."""
+        tries = self._tries.get(name, 0)
+        self._tries[name] = tries + 1
+        # Module constants read here, not bound at import: tests (and a setting) may change them.
+        ceiling = min(BACKOFF_FIRST * 2.0 ** min(tries, 32), BACKOFF_MAX)
+        return ceiling / 2 + self._rng.uniform(0.0, ceiling / 2)
+
+    def reset(self, name: str) -> None:
+        """Start again from the first wait (the server is back, or the person took over)."""
+        self._tries.pop(name, None)
+
+
 class ConnectionManager:
     def __init__(
         self,
@@ -36,9 +65,11 @@ class ConnectionManager:
         traffic: bool = True,
         secrets: Any = None,
         browser: Any = None,
+        backoff: Backoff | None = None,
     ) -> None:
         """`secrets` (an `app.secrets.store.SecretStore`) keeps every server's OAuth tokens;
-        `browser` (an `app.mcp.auth.Browser`) shows sign-in pages in `sign_in(name)`."""
+        `browser` (an `app.mcp.auth.Browser`) shows sign-in pages in `sign_in(name)`;
+        `backoff` the waits between reconnects (a seeded one in tests)."""
         self.handlers = handlers
         self.secrets = secrets
         self.browser = browser
@@ -48,7 +79,7 @@ class ConnectionManager:
         self._wanted: set[str] = set()
         """Servers the user wants connected (reconnects only happen for these)."""
         self._reconnects: dict[str, asyncio.Task[None]] = {}
-        self._backoff: dict[str, float] = {}
+        self._backoff = backoff if backoff is not None else Backoff()
         self._dropped: set[str] = set()
         """Servers that were ready and dropped: retried with backoff until they are back."""
         self._http: Any = None
@@ -192,7 +223,7 @@ class ConnectionManager:
         conn = self._connections[name]
         await conn.stop()
         self._wanted.add(name)
-        self._backoff.pop(name, None)
+        self._backoff.reset(name)
         conn.start()
 
     async def sign_in(self, name: str, *, timeout: float | None = None) -> ConnectionState:
@@ -201,7 +232,7 @@ class ConnectionManager:
         conn = self._connections[name]
         self._wanted.add(name)
         self._cancel_reconnect(name)
-        self._backoff.pop(name, None)
+        self._backoff.reset(name)
         return await conn.sign_in(timeout=timeout)
 
     def cancel_sign_in(self, name: str) -> bool:
@@ -242,12 +273,12 @@ class ConnectionManager:
         if conn is None or self._closed:
             return
         if event.state == ConnectionState.READY:
-            self._backoff.pop(event.server, None)
+            self._backoff.reset(event.server)
             self._dropped.discard(event.server)
         elif event.state in (ConnectionState.CLOSED, ConnectionState.NEEDS_SIGN_IN):
             # Needs sign-in: only the person can fix it (Sign in), never a reconnect loop.
             self._dropped.discard(event.server)
-            self._backoff.pop(event.server, None)
+            self._backoff.reset(event.server)
         elif event.state == ConnectionState.FAILED:
             if conn.was_ready:
                 self._dropped.add(event.server)
@@ -258,12 +289,11 @@ class ConnectionManager:
             ):
                 # A server that was working and went away (crashed, restarted, network): keep
                 # trying, slower each time. One that never worked is a configuration problem.
-                delay = self._backoff.get(event.server, BACKOFF_FIRST)
-                self._backoff[event.server] = min(delay * 2, BACKOFF_MAX)
+                delay = self._backoff.next(event.server)
                 logger.info("%s dropped; reconnecting in %.1f s", event.server, delay)
                 deliver(
                     self._sinks,
-                    LogLine(event.server, time.time(), "info", "client", f"reconnecting in {delay:g} s"),
+                    LogLine(event.server, time.time(), "info", "client", f"reconnecting in {delay:.1f} s"),
                 )
                 task = asyncio.get_running_loop().create_task(self._reconnect_later(conn, delay))
                 self._reconnects[event.server] = task

@@ -222,6 +222,10 @@ class ServerTree:
         except psutil.Error:
             self._leader = None
 
+    def processes(self) -> list[psutil.Process]:
+        """The server itself (when it could be looked at) and every known process of its."""
+        return [*([self._leader] if self._leader is not None else []), *self.known.values()]
+
     def collect(self) -> None:
         """Add what is running now: the descendants of the server and of every process already
         known, and the orphans reparented to us that carry this server's marker."""

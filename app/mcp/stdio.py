@@ -2,22 +2,18 @@
 
 Why not the SDK's `stdio_client`: it hides the process, so we could not say "exited with code 1",
 show the stderr lines as they come, tell a `print()` on stdout apart from a protocol message, or
-check that no process of the server's is left. The shutdown order is the spec's: close stdin, give
-the server a moment, then SIGTERM the whole process group and every descendant (also those that
-left the group: app.mcp.proctree), then SIGKILL.
+check that no process of the server's is left. Starting and stopping the process is
+app.mcp.process's (the spec's order: close stdin, give the server a moment — less when it sits
+idle, ignoring the closed stdin —, then SIGTERM the whole group and every descendant, then SIGKILL).
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
-import signal
-import subprocess
-import weakref
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Mapping
-from contextlib import asynccontextmanager, suppress
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
 import anyio
@@ -25,8 +21,7 @@ import anyio.abc
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.shared.message import SessionMessage
 
-from app.mcp import proctree
-from app.mcp.childwatch import use_pidfd_watcher
+from app.mcp import process as process_
 from app.mcp.deep import parse_message
 from app.runtimes.model import CommandNotFound, Resolved, RuntimeMissing
 
@@ -34,12 +29,7 @@ __all__ = ["CommandNotFound", "ProcessInfo", "RuntimeMissing", "WorkingDirectory
 
 logger = logging.getLogger(__name__)
 
-STDIN_CLOSE_GRACE = (
-    1.0  # the spec's "wait for the server to exit" after stdin closes; SIGTERM is still graceful
-)
-TERM_GRACE = 2.0  # after SIGTERM to the group, before SIGKILL
 STDERR_FLUSH = 0.5  # how long to wait for the last stderr lines after the process died
-_POLL = 0.01
 _READ_CHUNK = 1 << 16
 MAX_LINE = 512 << 20  # one stdout line (one message) larger than this is dropped
 BIG_LINE = 1 << 20  # a line longer than this is parsed on a worker thread
@@ -67,73 +57,20 @@ class ProcessInfo:
     """True if a process of the server's (group or descendants) survived SIGKILL (should never happen)."""
     resolved: Resolved | None = None
     """What was started for the command (the runtime it runs on), once resolved."""
+    stop: str | None = None
+    """How the process ended when stopped (app.mcp.process.Stopped.how): "exited" after stdin
+    closed, "idle" (SIGTERM: it sat idle with stdin closed), "grace", "killed"."""
     messages: int = 0
     """Protocol messages read from stdout: 0 while the program has not spoken MCP (see
     connection.py's "does this look like an MCP server" rule)."""
 
 
-_SPAWN_LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = weakref.WeakKeyDictionary()
+async def resolve(command: str, env: Mapping[str, str], cwd: str | None = None) -> Resolved:
+    """What to start (app.mcp.process). Raises CommandNotFound or RuntimeMissing."""
+    return await process_.resolve_command(command, env, cwd)
 
 
-def _spawn_lock() -> asyncio.Lock:
-    """One fork at a time per event loop: forking blocks the loop for a few milliseconds, and
-    twenty servers started together would otherwise block it for all of them in one go."""
-    loop = asyncio.get_running_loop()
-    lock = _SPAWN_LOCKS.get(loop)
-    if lock is None:
-        lock = _SPAWN_LOCKS[loop] = asyncio.Lock()
-    return lock
-
-
-async def resolve(command: str, env: Mapping[str, str]) -> Resolved:
-    """What to start (app.runtimes: the person's Node/uv, else the built-in ones); on a worker
-    thread, since asking a runtime its version or Docker its daemon takes a moment.
-    Raises CommandNotFound or RuntimeMissing."""
-    from app.runtimes.resolve import resolve_command
-
-    return await anyio.to_thread.run_sync(resolve_command, command, env)
-
-
-def group_alive(pgid: int) -> bool:
-    """True while any process of the group exists (zombies included until reaped)."""
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def _signal_group(pgid: int, sig: signal.Signals) -> None:
-    with suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, sig)
-
-
-async def _wait_exit(process: anyio.abc.Process, timeout: float) -> bool:
-    # Polling returncode, not process.wait(): on asyncio that also waits for pipe EOF, and a
-    # grandchild holding the pipes would make an exited server look hung.
-    with anyio.move_on_after(timeout):
-        while process.returncode is None:
-            await anyio.sleep(_POLL)
-    return process.returncode is not None
-
-
-def _all_gone(pgid: int, tree: proctree.ServerTree) -> bool:
-    # alive() first: it collects the dead orphans reparented to us, which count in the group.
-    return not tree.alive() and not group_alive(pgid)
-
-
-async def _wait_all_gone(pgid: int, tree: proctree.ServerTree, timeout: float) -> bool:
-    with anyio.move_on_after(timeout):
-        while not _all_gone(pgid, tree):
-            await anyio.sleep(_POLL)
-    return _all_gone(pgid, tree)
-
-
-def _signal_all(pgid: int, tree: proctree.ServerTree, sig: signal.Signals) -> None:
-    _signal_group(pgid, sig)
-    tree.signal(sig)
+group_alive = process_.group_alive
 
 
 @asynccontextmanager
@@ -153,29 +90,10 @@ async def stdio_transport(
     """Start the server in its own process group and yield the SDK's (read, write) stream pair."""
     if cwd and not os.path.isdir(cwd):
         raise WorkingDirectoryMissing(cwd)
-    resolved = info.resolved = await resolve(command, env)
-    use_pidfd_watcher()
-    marker = proctree.new_marker()  # inherited by all it starts: orphans are still known as its own
-    child_env = {**resolved.env, proctree.MARKER_VAR: marker}
-    prefix = proctree.pdeathsig_prefix()
-    async with _spawn_lock():
-        with proctree.spawning():
-            process = await anyio.open_process(
-                [*prefix, resolved.executable, *resolved.args_prefix, *args],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                env=child_env,
-                cwd=cwd,
-                start_new_session=True,  # own group: one killpg reaches npx's node and most grandchildren
-            )
-            proctree.add_leader(process.pid)
-        # Let the loop run (a GUI paints) before the next server is forked.
-        await anyio.sleep(0)
+    resolved = info.resolved = await resolve(command, env, cwd)
+    server = await process_.spawn(resolved, args, cwd)
+    process = server.process
     info.pid = process.pid
-    pgid = process.pid
-    tree = proctree.ServerTree(process.pid, marker)
-    reaper = proctree.Reaper.using()
     read_send, read_recv = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_send, write_recv = anyio.create_memory_object_stream[SessionMessage](0)
     stderr_done = anyio.Event()
@@ -189,6 +107,10 @@ async def stdio_transport(
                     try:
                         chunk = await process.stdout.receive(_READ_CHUNK)
                     except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+                        # The output closed: it exited (or closed stdout) by itself unless we
+                        # were stopping it. Not on cancellation (a connect timeout): then the
+                        # server was still running, and the doctor would say it had exited.
+                        info.exited_by_itself = not info.stopping
                         break
                     start = len(buf)
                     buf += chunk
@@ -221,7 +143,6 @@ async def stdio_transport(
             pass  # the session went away first
         finally:
             info.stdout_eof = True
-            info.exited_by_itself = not info.stopping
 
     async def stderr_reader() -> None:
         assert process.stderr is not None
@@ -262,43 +183,15 @@ async def stdio_transport(
 
     async def shutdown() -> None:
         info.stopping = True
-        # While the server still runs its helpers are its descendants: once it exits, those in
-        # their own session are nobody's (or, with a subreaper, ours), so note them now.
-        tree.collect()
         write_send.close()
-        assert process.stdin is not None
-        with suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
-            await process.stdin.aclose()
-        if not await _wait_exit(process, STDIN_CLOSE_GRACE):
-            tree.collect()
-            _signal_all(pgid, tree, signal.SIGTERM)
-            if not await _wait_exit(process, TERM_GRACE):
-                _signal_all(pgid, tree, signal.SIGKILL)
-                await _wait_exit(process, TERM_GRACE)
-        # The leader may be gone while helpers it started live on, in its group or outside it.
-        tree.collect()
-        if not _all_gone(pgid, tree):
-            _signal_all(pgid, tree, signal.SIGTERM)
-            if not await _wait_all_gone(pgid, tree, TERM_GRACE):
-                tree.collect()
-                _signal_all(pgid, tree, signal.SIGKILL)
-                info.group_left = not await _wait_all_gone(pgid, tree, TERM_GRACE)
-        info.returncode = process.returncode
+        stopped = await process_.stop(server)
+        logger.debug("stopped %s (pid %d): %s in %.2f s", command, process.pid, stopped.how, stopped.seconds)
+        info.group_left = stopped.group_left
+        info.stop = stopped.how
+        info.returncode = stopped.returncode
         with anyio.move_on_after(STDERR_FLUSH):
             await stderr_done.wait()
-        with anyio.move_on_after(TERM_GRACE), suppress(Exception):
-            await process.aclose()
-        # Close the asyncio subprocess transport even if aclose() gave up: left open it warns at
-        # garbage collection. Nothing public reaches it, hence the attribute walk.
-        transport = getattr(getattr(process, "_process", None), "_transport", None)
-        close = getattr(transport, "close", None)
-        if callable(close):
-            with suppress(Exception):
-                close()
-        if process.returncode is not None:  # asyncio has its status: from here a dead pid is not ours
-            proctree.remove_leader(process.pid)
-        if reaper is not None:
-            reaper.release()
+        await process_.release(server)
 
     async with anyio.create_task_group() as tg:
         tg.start_soon(stdout_reader)

@@ -21,10 +21,10 @@ def open_stdio(
     on_noise: Callable[[str], None],
 ) -> Any:
     """The stdio transport of `target` (the program starts when the client enters it)."""
-    from mcp.client.stdio import get_default_environment
+    from app.mcp.process import server_environment
 
     t = target
-    env = get_default_environment() | dict(t.env)
+    env = server_environment(t.env)  # the one definition, shared with the doctor and the Add dialog
     return stdio_transport(
         t.command or "",
         t.args,

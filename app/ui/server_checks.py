@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
-import shutil
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -48,8 +48,8 @@ def looks_secret(name: str, kind: str) -> bool:
     return is_secret_header(name, "x") if kind == "header" else is_secret_env(name, "x")
 
 
-def validate_command(command: str, cwd: str = "") -> str | None:
-    """A message when the command cannot be started as typed, else None."""
+def validate_command(command: str, cwd: str = "", env: Mapping[str, str] | None = None) -> str | None:
+    """A message when the command cannot be started as typed (with the server's `env`), else None."""
     command = command.strip()
     if not command:
         return QCoreApplication.translate(
@@ -75,7 +75,11 @@ def validate_command(command: str, cwd: str = "") -> str | None:
                 "%1", str(path)
             )
         return None
-    if shutil.which(command) is None:
+    # Looked up as the engine will start it (app.mcp.process): on the server's own PATH (its env
+    # may set one), also where GUI apps do not look, and MCP Desk's built-in Node.js and uv.
+    from app.mcp.process import locate, server_environment
+
+    if locate(command, server_environment(env or {})) is None:
         return QCoreApplication.translate(
             "ServerChecks",
             "“%1” was not found on PATH. Install it, or give its full path.",

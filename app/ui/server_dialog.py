@@ -447,7 +447,14 @@ class ServerDialog(QDialog, SnippetPasting):
     @Slot()
     def _check_command(self) -> None:
         self.split_command_line()
-        self._set_error(self.command_error, validate_command(self.command.text(), self.cwd.text()))
+        self._set_error(
+            self.command_error, validate_command(self.command.text(), self.cwd.text(), self._typed_env())
+        )
+
+    def _typed_env(self) -> dict[str, str]:
+        """The environment rows as typed (not the secret ones): a PATH there is where the server's
+        command is looked up, as the engine will (app.mcp.process)."""
+        return {name: value for name, value, secret, _ref in self.env.values() if not secret}
 
     def split_command_line(self) -> bool:
         """A whole command line in the Command field (`npx -y pkg --flag`, `VAR=1 python3 -m x`)
@@ -630,7 +637,7 @@ class ServerDialog(QDialog, SnippetPasting):
         if missing:
             errs["examples"] = self.tr("Replace the example values with your own.")
         if self.transport_value() == "stdio":
-            msg = validate_command(self._with_holes(self.command.text()), self.cwd.text())
+            msg = validate_command(self._with_holes(self.command.text()), self.cwd.text(), self._typed_env())
             if msg:
                 errs["command"] = msg
         else:

@@ -167,7 +167,20 @@ def test_server_that_speaks_only_2026_07_28(capsys: pytest.CaptureFixture[str]) 
     command = shlex.join([sys.executable, str(replay), str(schema), "--modern-only"])
     code, lines = doctor(["--stdio", command, "--timeout", "30"], capsys)
     assert code == 0, "\n".join(lines)
-    assert "[info] answer initialize" in lines  # refused, and that is not the verdict
-    assert "       error -32022: this server speaks only 2026-07-28" in lines
+    # The engine's own handshake for this era is discovery: no refused initialize to explain.
+    assert "[ ok ] answer initialize" in lines
+    assert any(line.endswith("protocol 2026-07-28 (server/discover)") for line in lines)
     assert marks(lines)[-1] == "[ ok ] connect as MCP Desk does"
-    assert any("protocol 2026-07-28" in line for line in lines)
+
+
+def test_the_doctor_starts_a_stdio_server_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The doctor is no second stdio client: its steps come from the engine's one connection
+    (before, a raw probe started the server, then the engine started it again)."""
+    starts = tmp_path / "starts"
+    server = Path(__file__).resolve().parents[1] / "mcp" / "sdk_server.py"
+    run = shlex.join([sys.executable, str(server)])
+    command = f"echo started >> {shlex.quote(str(starts))}; exec {run}"
+    code, lines = doctor(["--stdio", shlex.join(["sh", "-c", command]), "--timeout", "30"], capsys)
+    assert code == 0, "\n".join(lines)
+    assert marks(lines)[-1] == "[ ok ] connect as MCP Desk does"
+    assert starts.read_text().splitlines() == ["started"]
