@@ -1,0 +1,263 @@
+"""Requests to the server: call_tool (re-discovery of a tool the server no longer knows,
+results, output validation), resources/read, prompts/get, completion, ping, logging."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import logging
+import math
+import re
+import time
+from typing import Any, cast
+
+import anyio
+import mcp_types as types
+from mcp.shared.exceptions import MCPError
+from pydantic import TypeAdapter
+
+from app.mcp.catalog import ToolInfo
+from app.mcp.catalog_sync import CatalogSync
+from app.mcp.connection_base import _dump
+from app.mcp.events import Progress
+from app.mcp.person_requests import PersonRequests
+from app.mcp.results import (
+    INVALID_PARAMS,
+    METHOD_NOT_FOUND,
+    REQUEST_TIMEOUT,
+    CallFailed,
+    CallTimedOut,
+    ToolCallResult,
+    ToolGone,
+    check_structured,
+    compile_validator,
+)
+
+logger = logging.getLogger(__name__)
+
+HEADER_MISMATCH = -32020
+
+_CALL_RESULT: TypeAdapter[types.CallToolResult | types.InputRequiredResult] = TypeAdapter(
+    types.CallToolResult | types.InputRequiredResult
+)
+
+_PROMPT_RESULT: TypeAdapter[types.GetPromptResult | types.InputRequiredResult] = TypeAdapter(
+    types.GetPromptResult | types.InputRequiredResult
+)
+
+_READ_RESULT: TypeAdapter[types.ReadResourceResult | types.InputRequiredResult] = TypeAdapter(
+    types.ReadResourceResult | types.InputRequiredResult
+)
+
+_UNKNOWN_TOOL = re.compile(
+    r"unknown tool|tool[^.]{0,80}not found|no such tool|tool[^.]{0,80}does not exist", re.I
+)
+
+_CALL_IDS = itertools.count(1)
+
+
+class Calls(CatalogSync, PersonRequests):
+    """What a person (or the CLI) asks of a ready server."""
+
+    async def call_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        *,
+        timeout: float | None = None,
+        call_id: str | None = None,
+    ) -> ToolCallResult:
+        """Call a tool. `isError` results are returned; protocol failures raise `CallFailed`
+        (`CallTimedOut` when nothing, not even progress, came within `timeout`; `ToolGone` when
+        the server no longer knows the tool even after re-listing). Cancelling the awaiting task
+        cancels the call on the server."""
+        self._require_client()
+        call_id = call_id or f"call-{next(_CALL_IDS)}"
+        known_before = self.catalog.tools.get(name)
+        try:
+            result = await self._call_once(name, arguments, timeout, call_id)
+        except CallFailed as exc:
+            if exc.code in (INVALID_PARAMS, METHOD_NOT_FOUND) and _UNKNOWN_TOOL.search(exc.message or ""):
+                await self._rediscover(name, known_before)
+            raise
+        if result.is_error and _UNKNOWN_TOOL.search(result.text()):
+            await self._rediscover(name, known_before)
+        return result
+
+    async def _rediscover(self, name: str, before: ToolInfo | None) -> None:
+        """One re-listing after the server did not know a tool; raises ToolGone if it is gone."""
+        await self._refresh_kind("tools")
+        if name in self.catalog.tools:
+            return  # it is there: the failure was something else, let the caller see it
+        raise ToolGone(self.name, name, _successor(before, self.catalog.tools), known=before is not None)
+
+    async def _call_once(
+        self, name: str, arguments: dict[str, Any] | None, timeout: float | None, call_id: str
+    ) -> ToolCallResult:
+        client = self._require_client()
+        session = client.session
+        limit = timeout if timeout is not None else self.target.timeout
+        started = time.perf_counter()
+        scope = anyio.CancelScope(deadline=math.inf if self._people_waiting else anyio.current_time() + limit)
+
+        async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            if not self._people_waiting:
+                scope.deadline = anyio.current_time() + limit  # progress means it is alive: restart the clock
+            said = self._mask(message) if message else message  # a server's words may repeat a key
+            self._emit(Progress(self.name, call_id, progress, total, said))
+
+        async def send(
+            responses: types.InputResponses | None, state: str | None
+        ) -> types.CallToolResult | types.InputRequiredResult:
+            request = types.CallToolRequest(
+                params=types.CallToolRequestParams(
+                    name=name, arguments=arguments, input_responses=responses, request_state=state
+                )
+            )
+            try:
+                return await session.send_request(request, _CALL_RESULT, progress_callback=on_progress)
+            except MCPError as exc:
+                if exc.error.code != HEADER_MISMATCH or not self._modern:
+                    raise
+                # 2026-07-28: the server thinks our listing is stale; list again and resend once.
+                await self._refresh_kind("tools")
+                return await session.send_request(request, _CALL_RESULT, progress_callback=on_progress)
+
+        self._call_clocks[scope] = limit
+        try:
+            with scope, self._failures(f"calling {name}"):
+                first = await send(None, None)
+                final = await self._drive_input_required(first, send)
+        finally:
+            del self._call_clocks[scope]
+        if scope.cancelled_caught:
+            raise CallTimedOut(
+                f"{name} did not answer within {limit:g} s (the server was asked to stop)", REQUEST_TIMEOUT
+            )
+        elapsed = time.perf_counter() - started
+        return self._to_result(name, final, elapsed)
+
+    def _to_result(self, name: str, result: types.CallToolResult, elapsed: float) -> ToolCallResult:
+        raw = self._masked(_dump(result))
+        structured = result.structured_content
+        valid: bool | None = None
+        error: str | None = None
+        tool = self.catalog.tools.get(name)
+        if tool is not None and tool.output_schema is not None and not result.is_error:
+            if structured is None:
+                valid, error = False, "the tool declares an output schema but sent no structuredContent"
+            else:
+                cached = self._validators.get(name)
+                if cached is None or cached[0] is not tool:
+                    try:
+                        cached = (tool, compile_validator(tool.output_schema))
+                    except Exception as exc:
+                        cached = (tool, exc)
+                    self._validators[name] = cached
+                validator = cached[1]
+                if isinstance(validator, Exception):
+                    error = f"the output schema cannot be used: {validator}"
+                else:
+                    error = check_structured(validator, structured)
+                valid = error is None
+        if self.target.secret_values:  # checked as sent, shown masked
+            structured = raw.get("structuredContent", structured)
+        return ToolCallResult(
+            content=list(raw.get("content") or []),
+            is_error=bool(result.is_error),
+            structured_content=structured,
+            structured_valid=valid,
+            structured_error=error,
+            elapsed=elapsed,
+            raw=raw,
+        )
+
+    async def read_resource(self, uri: str) -> dict[str, Any]:
+        """resources/read; returns the result dict (`contents`: text or blob entries)."""
+        session = self._require_client().session
+
+        async def send(responses: Any, state: str | None) -> Any:
+            request = types.ReadResourceRequest(
+                params=types.ReadResourceRequestParams(
+                    uri=uri, input_responses=responses, request_state=state
+                )
+            )
+            return await session.send_request(request, _READ_RESULT)
+
+        with self._failures(f"reading {uri}"):
+            result = await self._timed(self._drive_input_required(await self._timed(send(None, None)), send))
+        return self._masked(_dump(result))  # type: ignore[no-any-return]
+
+    async def get_prompt(self, name: str, arguments: dict[str, str] | None = None) -> dict[str, Any]:
+        """prompts/get; returns the result dict (`description`, `messages`)."""
+        session = self._require_client().session
+
+        async def send(responses: Any, state: str | None) -> Any:
+            request = types.GetPromptRequest(
+                params=types.GetPromptRequestParams(
+                    name=name, arguments=arguments, input_responses=responses, request_state=state
+                )
+            )
+            return await session.send_request(request, _PROMPT_RESULT)
+
+        with self._failures(f"getting prompt {name}"):
+            result = await self._timed(self._drive_input_required(await self._timed(send(None, None)), send))
+        return self._masked(_dump(result))  # type: ignore[no-any-return]
+
+    async def complete(
+        self,
+        ref: dict[str, Any],
+        argument_name: str,
+        value: str,
+        context_arguments: dict[str, str] | None = None,
+    ) -> list[str]:
+        """completion/complete for a prompt (`{"type": "ref/prompt", "name": ...}`) or a resource
+        template (`{"type": "ref/resource", "uri": ...}`) argument; returns the suggested values."""
+        session = self._require_client().session
+        typed_ref: types.PromptReference | types.ResourceTemplateReference
+        if ref.get("type") == "ref/prompt":
+            typed_ref = types.PromptReference.model_validate(ref)
+        else:
+            typed_ref = types.ResourceTemplateReference.model_validate(ref)
+        with self._failures("completion"):
+            result = await self._timed(
+                session.complete(typed_ref, {"name": argument_name, "value": value}, context_arguments)
+            )
+        return list(result.completion.values)
+
+    async def ping(self) -> float:
+        """Round trip time in seconds (ping; on 2026-07-28, where ping is gone, server/discover)."""
+        session = self._require_client().session
+        started = time.perf_counter()
+        with self._failures("ping"):
+            if self._modern:
+                await self._timed(session.send_discover(self.protocol_version or ""))
+            else:
+                await self._timed(session.send_request(types.PingRequest(), types.EmptyResult))
+        return time.perf_counter() - started
+
+    async def set_log_level(self, level: str) -> None:
+        """logging/setLevel (2025 era; 2026-07-28 servers get the level on every request)."""
+        session = self._require_client().session
+        if self._modern:
+            raise CallFailed("logging/setLevel does not exist in protocol 2026-07-28", METHOD_NOT_FOUND)
+        with self._failures("logging/setLevel"):
+            await self._timed(
+                session.send_request(
+                    types.SetLevelRequest(params=types.SetLevelRequestParams(level=cast(Any, level))),
+                    types.EmptyResult,
+                )
+            )
+
+
+def _successor(before: ToolInfo | None, tools: dict[str, ToolInfo]) -> str | None:
+    """The tool that looks like a renamed `before`: same description and schemas, else same
+    input schema; only an unambiguous match counts."""
+    if before is None:
+        return None
+    same = [t.name for t in tools.values() if t.signature() == before.signature()]
+    if len(same) == 1:
+        return same[0]
+    schema = json.dumps(before.input_schema, sort_keys=True)
+    similar = [t.name for t in tools.values() if json.dumps(t.input_schema, sort_keys=True) == schema]
+    return similar[0] if len(similar) == 1 else None
