@@ -147,7 +147,8 @@ def register(subparsers: Any) -> None:
         _call_arguments,
         help="call a tool",
         description="Call TOOL on SERVER (or on --stdio/--url). SERVER/TOOL also works. "
-        "Exit 3 when the tool answers with an error.",
+        "Exit 3 when the tool answers with an error, 6 when its structured result does not match "
+        "its output schema.",
     )
     _add_command(
         subparsers, "resources", cmd_resources, help="list a server's resources and resource templates"
