@@ -271,8 +271,8 @@ def repeat_echo(runs: int, before: Path | None) -> None:
                 [sys.executable, str(script), "echo"], capture_output=True, text=True, check=True
             )
             for m in _RATIO.finditer(done.stdout):
-                values = (float(m[2]), float(m[3]), float(m[4]))
-                ratios.setdefault(f"{m[1]}{label}", []).append(values)
+                found = (float(m[2]), float(m[3]), float(m[4]))
+                ratios.setdefault(f"{m[1]}{label}", []).append(found)
     load = os.getloadavg()
     print(f"echo, {runs} runs of {CALLS} calls each (fresh processes, alternating), load {load[0]:.2f}")
     print("  medians over the runs of the ratio to the raw SDK Client in the same run:")
