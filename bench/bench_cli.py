@@ -203,13 +203,15 @@ def cli_part(
         print(f"  {name:29s} {med(values, 0):6.2f} s  {med(values, 1):6.2f} s  {med(values, 2):6.2f} s")
     theirs = med(samples["inspector tools/list"], 0) + med(samples["inspector tools/call"], 0)
     their_first = med(samples["inspector tools/call"], 2)
+    their_cpu = med(samples["inspector tools/list"], 1) + med(samples["inspector tools/call"], 1)
     for suffix in variants:
         ours = med(samples[f"mcp-desk tools{suffix}"], 0) + med(samples[f"mcp-desk call{suffix}"], 0)
+        our_cpu = med(samples[f"mcp-desk tools{suffix}"], 1) + med(samples[f"mcp-desk call{suffix}"], 1)
         first = med(samples[f"mcp-desk call{suffix}"], 2)
         print(
             f"  mcp-desk{suffix}: call first output / Inspector {first:.2f} / {their_first:.2f} s = "
             f"{first / their_first:.2f};  tools + call whole process {ours:.2f} / {theirs:.2f} s = "
-            f"{ours / theirs:.2f}"
+            f"{ours / theirs:.2f} (CPU {our_cpu / their_cpu:.2f})"
         )
 
 
@@ -229,16 +231,25 @@ def servers_part(
     load = os.getloadavg()
     print(f"bench_cli servers: `tools`, whole process, {runs} runs each, load {load[0]:.2f}")
     ratios: dict[str, list[float]] = {suffix: [] for suffix in variants}
+    cpu_ratios: dict[str, list[float]] = {suffix: [] for suffix in variants}
     for name in servers:
-        theirs = med(samples[f"{name} inspector"], 0)
+        theirs, their_cpu = med(samples[f"{name} inspector"], 0), med(samples[f"{name} inspector"], 1)
         line = f"  {name:18s} Inspector {theirs:5.2f} s"
         for suffix in variants:
-            ours = med(samples[f"{name} mcp-desk{suffix}"], 0)
+            ours, our_cpu = (
+                med(samples[f"{name} mcp-desk{suffix}"], 0),
+                med(samples[f"{name} mcp-desk{suffix}"], 1),
+            )
             ratios[suffix].append(ours / theirs)
-            line += f"  mcp-desk{suffix} {ours:5.2f} s ({ours / theirs:.2f})"
+            cpu_ratios[suffix].append(our_cpu / their_cpu)
+            line += f"  mcp-desk{suffix} {ours:5.2f} s ({ours / theirs:.2f}; CPU {our_cpu / their_cpu:.2f})"
         print(line)
     for suffix, values in ratios.items():
-        print(f"  median ratio mcp-desk{suffix} / Inspector over the four: {statistics.median(values):.2f}")
+        print(
+            f"  median ratio mcp-desk{suffix} / Inspector over the four:"
+            f" wall {statistics.median(values):.2f},"
+            f" CPU {statistics.median(cpu_ratios[suffix]):.2f}"
+        )
 
 
 def main(argv: list[str]) -> int:
