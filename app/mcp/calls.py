@@ -32,14 +32,14 @@ from app.mcp.results import (
     check_structured,
     compile_validator,
 )
+from app.mcp.tasks import TaskBoard, call_params, plan
+from app.mcp.tasks_sdk import CALL_RESULT, as_call_result, input_answerer, session_requests, task_of
 
 logger = logging.getLogger(__name__)
 
 HEADER_MISMATCH = -32020
 
-_CALL_RESULT: TypeAdapter[types.CallToolResult | types.InputRequiredResult] = TypeAdapter(
-    types.CallToolResult | types.InputRequiredResult
-)
+_CALL_RESULT = CALL_RESULT  # 2026-07-28: the answer may be a task (the tasks extension)
 
 _PROMPT_RESULT: TypeAdapter[types.GetPromptResult | types.InputRequiredResult] = TypeAdapter(
     types.GetPromptResult | types.InputRequiredResult
@@ -58,6 +58,9 @@ _CALL_IDS = itertools.count(1)
 
 class Calls(CatalogSync, PersonRequests):
     """What a person (or the CLI) asks of a ready server."""
+
+    tasks: TaskBoard
+    """Calls the server runs as tasks (app/mcp/tasks.py); set in ServerConnection.__init__."""
 
     async def call_tool(
         self,
@@ -106,9 +109,7 @@ class Calls(CatalogSync, PersonRequests):
             said = self._mask(message) if message else message  # a server's words may repeat a key
             self._emit(Progress(self.name, call_id, progress, total, said))
 
-        async def send(
-            responses: types.InputResponses | None, state: str | None
-        ) -> types.CallToolResult | types.InputRequiredResult:
+        async def send(responses: types.InputResponses | None, state: str | None) -> Any:
             request = types.CallToolRequest(
                 params=types.CallToolRequestParams(
                     name=name, arguments=arguments, input_responses=responses, request_state=state
@@ -123,11 +124,20 @@ class Calls(CatalogSync, PersonRequests):
                 await self._refresh_kind("tools")
                 return await session.send_request(request, _CALL_RESULT, progress_callback=on_progress)
 
+        tool = self.catalog.tools.get(name)  # tasks: app/mcp/tasks.py (its rule: `plan`)
+        as_task = plan(name, tool.raw if tool else None, self.capabilities, self._modern) == "task"
         self._call_clocks[scope] = limit
         try:
             with scope, self._failures(f"calling {name}"):
-                first = await send(None, None)
-                final = await self._drive_input_required(first, send)
+                if as_task:  # 2025-11-25: a CreateTaskResult is no CallToolResult, so sent raw
+                    first = await self._raw_request("tools/call", call_params(name, arguments))
+                else:
+                    first = await self._drive_input_required(await send(None, None), send)
+                task = task_of(first, self._modern)
+                if task is not None:  # no overall timeout for a task: each of its requests has one
+                    self._call_clocks[scope] = scope.deadline = math.inf
+                    return await self._follow_task(name, call_id, task, limit, started)
+                final = as_call_result(first)
         finally:
             del self._call_clocks[scope]
         if scope.cancelled_caught:
@@ -136,6 +146,32 @@ class Calls(CatalogSync, PersonRequests):
             )
         elapsed = time.perf_counter() - started
         return self._to_result(name, final, elapsed)
+
+    async def _follow_task(
+        self, name: str, call_id: str, task: dict[str, Any], limit: float, started: float
+    ) -> ToolCallResult:
+        """The server runs this call as a task: follow it to its result (app/mcp/tasks.py)."""
+        session = self._require_client().session
+
+        def finish(raw: dict[str, Any]) -> ToolCallResult:
+            result = types.CallToolResult.model_validate(raw, by_name=False)
+            return self._to_result(name, result, time.perf_counter() - started)
+
+        result = await self.tasks.run(
+            call_id=call_id,
+            tool=name,
+            first=task,
+            modern=self._modern,
+            send=session_requests(session),
+            finish=finish,
+            timeout=limit,
+            answer=input_answerer(session),
+        )
+        return cast(ToolCallResult, result)
+
+    async def cancel_task(self, call_id: str) -> bool:
+        """Ask the server to cancel a task (one left running too); True once it acknowledged."""
+        return await self.tasks.cancel(call_id, session_requests(self._require_client().session))
 
     def _to_result(self, name: str, result: types.CallToolResult, elapsed: float) -> ToolCallResult:
         raw = self._masked(_dump(result))

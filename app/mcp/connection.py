@@ -54,6 +54,7 @@ from app.mcp.signing_in import NotSignInServer, SignIn
 from app.mcp.stdio import ProcessInfo
 from app.mcp.tap import TappedTransport
 from app.mcp.target import Target
+from app.mcp.tasks import TaskBoard, client_extension
 from app.mcp.transports import open_http, open_stdio
 from app.runtimes.installing import Fetching, Installed, InstallWatch, tool_for
 
@@ -193,6 +194,7 @@ class ServerConnection(Calls, SignIn):
         """Set when the program was judged not to be an MCP server (NOT_MCP_GRACE)."""
         self._not_mcp_timers: list[asyncio.TimerHandle] = []
         self._failure_rules = self._failure_rules_of_this_connection()
+        self.tasks = TaskBoard(self.name, self._emit, mask=self._mask)  # calls run as tasks (tasks.py)
 
     def start(self) -> None:
         """Start connecting in a new owner task; returns at once. No-op while running."""
@@ -290,6 +292,7 @@ class ServerConnection(Calls, SignIn):
         self._scope = None
         self._client = None
         self._attempt = None
+        await self.tasks.close()  # a task cannot be followed without the session
         problem = self._sign_in_problem
         if self._stopping:
             self._set_state(ConnectionState.CLOSED)
@@ -421,6 +424,7 @@ class ServerConnection(Calls, SignIn):
             "client_info": _CLIENT_INFO,
             "cache": None,  # our catalog is the cache; a stale SDK cache would hide changes
             "log_level": "info",
+            "extensions": [client_extension(lambda: self.tasks)],  # tasks: app/mcp/tasks.py
         }
         if self._inproc is not None:
             return await stack.enter_async_context(Client(self._inproc, **callbacks))

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
-from app.mcp.events import ConnectionState
+from app.mcp.states import ConnectionState
 from app.ui.bridge import EngineBridge
 
 if TYPE_CHECKING:
@@ -369,7 +369,7 @@ class DeskController(QObject):
         if self._needs_approval(name) and not self._running(name):
             # It waits its turn for the trust prompt (or the prompt is open): say so, not
             # "connecting…" — nothing runs until the person allows it.
-            from app.mcp.events import WAITING_FOR_APPROVAL
+            from app.mcp.states import WAITING_FOR_APPROVAL
 
             manager.report(name, ConnectionState.IDLE, WAITING_FOR_APPROVAL)
         if not await self.allowed_to_run(name):
@@ -610,7 +610,7 @@ class DeskController(QObject):
         says it waits for the person's approval; Connect asks again)."""
         if self.manager is None or self._running(name):
             return  # still running as it was approved before: its own events say so
-        from app.mcp.events import WAITING_FOR_APPROVAL
+        from app.mcp.states import WAITING_FOR_APPROVAL
 
         self.manager.report(name, ConnectionState.IDLE, WAITING_FOR_APPROVAL)
 

@@ -52,7 +52,7 @@ def preload_core() -> None:
     bench/bench_ui.py calls this too, so it measures the order `run_gui` uses.
     """
     import app.config.store
-    import app.mcp.events  # noqa: F401  (the controller's and the bridge's state enum and events)
+    import app.mcp.states  # noqa: F401  (the server rows' states; the events come with the engine)
 
 
 def run_gui(argv: list[str]) -> int:
@@ -65,6 +65,9 @@ def run_gui(argv: list[str]) -> int:
     from app.crashreport import install as install_crash_reports
 
     install_crash_reports()  # before Qt: PySide6 hands a slot's exception to sys.excepthook
+    from app.logfile import install as install_log_file  # h13-life: Help → "Open the log file"
+
+    install_log_file()
     preload_core()
 
     import PySide6
@@ -110,6 +113,9 @@ def run_gui(argv: list[str]) -> int:
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     install_asyncgen_hooks(loop)
+    from app.ui.crash_dialog import install as install_crash_dialog  # h13-life
+
+    install_crash_dialog(app, loop)  # a crash report (also of the loop's unhandled errors): a dialog
     quitting.attach(loop)
     try:
         with loop:
@@ -178,6 +184,9 @@ async def _main(
         if instance is not None:
             instance.received.connect(opener.received)
         opener.add(list(args.open))
+        from app.ui.file_open import file_opens  # h13-life: macOS sends files and links as events
+
+        file_opens(app).deliver_to(opener.received)  # the window comes to the front, then opens
     if headless:
         smoking = asyncio.ensure_future(smoke(window, controller, args, connecting))
         asked = asyncio.ensure_future(quitting.requested.wait())
