@@ -78,7 +78,10 @@ class Calls(CatalogSync, PersonRequests):
         call_id = call_id or f"call-{next(_CALL_IDS)}"
         known_before = self.catalog.tools.get(name)
         try:
-            result = await self._call_once(name, arguments, timeout, call_id)
+            # A lost session (HTTP 404) is renewed and the call sent once more.
+            result = await self._session_keeper.retrying(
+                lambda: self._call_once(name, arguments, timeout, call_id)
+            )
         except CallFailed as exc:
             if exc.code in (INVALID_PARAMS, METHOD_NOT_FOUND) and _UNKNOWN_TOOL.search(exc.message or ""):
                 await self._rediscover(name, known_before)

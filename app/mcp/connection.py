@@ -50,6 +50,7 @@ from app.mcp.connection_base import ServerInfo, _dump
 from app.mcp.events import CATALOG_KINDS, SETTLED_STATES, CatalogKind, ConnectionState, LogLine, Sink
 from app.mcp.handlers import ClientHandlers, HeadlessHandlers
 from app.mcp.results import CallFailed, CallTimedOut, NotConnected, ToolCallResult, ToolGone
+from app.mcp.session_recovery import SessionKeeper
 from app.mcp.signing_in import NotSignInServer, SignIn
 from app.mcp.stdio import ProcessInfo
 from app.mcp.tap import TappedTransport
@@ -195,6 +196,12 @@ class ServerConnection(Calls, SignIn):
         self._not_mcp_timers: list[asyncio.TimerHandle] = []
         self._failure_rules = self._failure_rules_of_this_connection()
         self.tasks = TaskBoard(self.name, self._emit, mask=self._mask)  # calls run as tasks (tasks.py)
+        # A lost 2025-era Streamable HTTP session is started again (app/mcp/session_recovery.py).
+        self._session_keeper = SessionKeeper(
+            log=lambda level, text: self._log(level, "client", text),
+            lost=self._connection_lost,
+            timeout=target.timeout,
+        )
 
     def start(self) -> None:
         """Start connecting in a new owner task; returns at once. No-op while running."""
@@ -278,6 +285,8 @@ class ServerConnection(Calls, SignIn):
                             await self._first_listen()
                         self._set_state(ConnectionState.READY)
                         tg.start_soon(self._refresher)
+                        if self._session_keeper.active and not self._modern:
+                            tg.start_soon(self._keep_session, client)
                         await self._lost.wait()
                         tg.cancel_scope.cancel()
                     raise _Lost
@@ -410,9 +419,19 @@ class ServerConnection(Calls, SignIn):
         if not self._stopping:
             self._connection_lost(None)
 
+    async def _keep_session(self, client: Client) -> None:
+        """While ready: renew a lost session, then list again what the new one offers."""
+
+        async def renewed() -> None:
+            self._read_server_info(client)
+            await self.refresh()
+            await self._resubscribe()
+
+        await self._session_keeper.keep(client.session, renewed=renewed, check=self.ping)
+
     async def _open(self, stack: AsyncExitStack) -> Client:
         t = self.target
-        mode = t.mode or "auto"
+        mode = t.connect_mode  # "auto" over SSE is the legacy handshake
         callbacks: dict[str, Any] = {
             "mode": mode,
             "read_timeout_seconds": None,
@@ -443,7 +462,13 @@ class ServerConnection(Calls, SignIn):
             # With OAuth a 401 is the sign-in's business (it says why); not an HTTP failure.
             observer = self._http_observer = HttpObserver(ignore_challenges=auth is not None)
             transport = await open_http(
-                t, stack, shared_client=self._http_client, observer=observer, auth=auth
+                t,
+                stack,
+                shared_client=self._http_client,
+                observer=observer,
+                auth=auth,
+                on_client=self._session_keeper.new_watch,
+                log=lambda text: self._log("warning", "client", text),
             )
         client = Client(TappedTransport(transport, self._tap, self._on_eof), **callbacks)
         return await stack.enter_async_context(client)

@@ -117,7 +117,8 @@ class Target:
     url: str | None = None
     headers: Mapping[str, str] = field(default_factory=lambda: _frozen(None))
     mode: str = "auto"
-    """SDK connect mode: "auto" (discover, fall back to initialize), "legacy", or a modern version."""
+    """SDK connect mode: "auto" (discover, fall back to initialize), "legacy", or a modern version.
+    Over SSE "auto" is "legacy" (`connect_mode`)."""
     timeout: float = DEFAULT_TIMEOUT
     """Seconds per call; each progress notification restarts the clock."""
     roots: tuple[str, ...] = ()
@@ -164,6 +165,14 @@ class Target:
 
     def __repr__(self) -> str:
         return f"Target({self.name!r}, {self.transport}: {self.describe()})"
+
+    @property
+    def connect_mode(self) -> str:
+        """The SDK connect mode: `mode`, except that "auto" over SSE is the legacy handshake
+        (2026-07-28 defines no SSE transport; app/mcp/legacy_sse.py)."""
+        from app.mcp.legacy_sse import connect_mode
+
+        return connect_mode(self.transport, self.mode)
 
     @property
     def has_authorization_header(self) -> bool:
