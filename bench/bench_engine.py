@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_engine.py            # every part, each in a fresh process
     .venv/bin/python bench/bench_engine.py echo       # one part: echo | catalog | qasync
+    .venv/bin/python bench/bench_engine.py repeat 7 [--before DIR]   # echo 7 times: median ratios
 
 echo     1,000 `tools/call` echo round trips over stdio to server-everything, through app.mcp and
          through the raw SDK `Client`, on the same server in the same run, interleaved in blocks so
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import resource
 import statistics
 import subprocess
@@ -253,7 +255,39 @@ PARTS = {
 }
 
 
+_RATIO = re.compile(r"ratio (\S+)/sdk: p50 ([\d.]+).*total ([\d.]+), client CPU ([\d.]+)")
+
+
+def repeat_echo(runs: int, before: Path | None) -> None:
+    """`echo` `runs` times, each in a fresh process, alternating with the `echo` of the `before`
+    tree (its own bench script, so its own app.mcp) when given; the medians of each ratio."""
+    scripts = {"": Path(__file__).resolve()}
+    if before is not None:
+        scripts[" (before)"] = before.resolve() / "bench" / "bench_engine.py"
+    ratios: dict[str, list[tuple[float, float, float]]] = {}
+    for _ in range(runs):
+        for label, script in scripts.items():
+            done = subprocess.run(
+                [sys.executable, str(script), "echo"], capture_output=True, text=True, check=True
+            )
+            for m in _RATIO.finditer(done.stdout):
+                found = (float(m[2]), float(m[3]), float(m[4]))
+                ratios.setdefault(f"{m[1]}{label}", []).append(found)
+    load = os.getloadavg()
+    print(f"echo, {runs} runs of {CALLS} calls each (fresh processes, alternating), load {load[0]:.2f}")
+    print("  medians over the runs of the ratio to the raw SDK Client in the same run:")
+    for name, values in ratios.items():
+        p50, total, cpu = (statistics.median(v[i] for v in values) for i in range(3))
+        each = " ".join(f"{v[0]:.3f}" for v in values)
+        print(f"  {name:26s} p50 {p50:.3f}  total {total:.3f}  client CPU {cpu:.3f}   (p50s: {each})")
+
+
 def main(argv: list[str]) -> int:
+    if argv and argv[0] == "repeat":
+        runs = int(argv[1]) if len(argv) > 1 else 5
+        before = Path(argv[3]) if len(argv) > 3 and argv[2] == "--before" else None
+        repeat_echo(runs, before)
+        return 0
     if argv:
         for part in argv:
             PARTS[part]()

@@ -8,7 +8,9 @@ A group parser (such as `servers`, made by `add_group`) sets `group_parser=itsel
 group prints its own usage.
 
 Exit codes: 0 ok, 2 usage error, 1 failure (one line on stderr), 3 a tool answered `isError`,
-4 the server needs you to sign in (`mcp-desk auth login SERVER`), 130 interrupted (Ctrl+C).
+4 the server needs you to sign in (`mcp-desk auth login SERVER`), 5 a configured local server was
+not allowed to run (`app.cli.approval`), 6 a tool's structuredContent does not match its
+outputSchema (the result is still printed), 130 interrupted (Ctrl+C).
 Nothing here imports Qt, and command modules import the MCP SDK only inside the commands that need
 it: `mcp-desk servers list` must start fast.
 """
@@ -29,9 +31,23 @@ EXIT_FAILURE = 1
 EXIT_USAGE = 2
 EXIT_TOOL_ERROR = 3
 EXIT_SIGN_IN = 4
+EXIT_SCHEMA_MISMATCH = 6
+"""`mcp-desk call`: the tool answered, but its structuredContent fails the tool's outputSchema; a
+script must not take such a result for a good one (5 is `app.cli.approval.EXIT_NOT_APPROVED`)."""
 
 # Order is the order of `--help`.
-COMMAND_MODULES = ("servers", "secrets", "auth", "demo", "remote", "doctor", "install", "registry", "bundles")
+COMMAND_MODULES = (
+    "servers",
+    "secrets",
+    "auth",
+    "demo",
+    "remote",
+    "complete",
+    "doctor",
+    "install",
+    "registry",
+    "bundles",
+)
 
 
 class CommandError(Exception):

@@ -1,10 +1,13 @@
 """`mcp-desk tools|call|resources|read|prompts|prompt|ping TARGET`: the engine, headless.
 
 TARGET is a configured server NAME, or an ad-hoc server: `--stdio "COMMAND ARGS"` or `--url URL`.
-`--json` prints machine-readable output. Exit 0 ok, 1 failure (one line on stderr), 3 when the tool
-answered with `isError: true`, 4 when the server needs you to sign in (`mcp-desk auth login SERVER`),
-5 when a configured local server was not allowed to run (`app.cli.approval`: asked on a terminal,
-refused without one unless `--trust`).
+`-e KEY=VALUE` and `--secret-env KEY` give a --stdio server its environment (as the Inspector's
+`-e`; a secret's value comes from mcp-desk's own environment or is asked without echo, never from
+argv). `--json` prints machine-readable output. Exit 0 ok, 1 failure (one line on stderr), 3 when
+the tool answered with `isError: true`, 4 when the server needs you to sign in (`mcp-desk auth
+login SERVER`), 5 when a configured local server was not allowed to run (`app.cli.approval`: asked
+on a terminal, refused without one unless `--trust`), 6 when the tool's structuredContent does not
+match its outputSchema (the result is printed all the same).
 
 Startup time matters for scripts: this module imports only the standard library at import time;
 the engine (and with it the SDK, about half a second) is imported inside the command that runs.
@@ -21,7 +24,14 @@ from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from app.cli.main import EXIT_OK, EXIT_SIGN_IN, EXIT_TOOL_ERROR, EXIT_USAGE, CommandError
+from app.cli.main import (
+    EXIT_OK,
+    EXIT_SCHEMA_MISMATCH,
+    EXIT_SIGN_IN,
+    EXIT_TOOL_ERROR,
+    EXIT_USAGE,
+    CommandError,
+)
 from app.mcp.visible import visible, visible_json, visible_line
 
 if TYPE_CHECKING:
@@ -58,6 +68,22 @@ def add_target_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--transport", choices=("http", "sse"), help="the transport of --url (default: guessed)"
     )
+    group.add_argument(
+        "-e",
+        "--env",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an environment variable for the --stdio command (repeatable)",
+    )
+    group.add_argument(
+        "--secret-env",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="an environment variable for the --stdio command whose value is a key: taken from "
+        "this environment's KEY, else asked without echo (never typed on the command line)",
+    )
     parser.add_argument("--mode", metavar="MODE", help="protocol mode: auto (default), legacy, or a version")
     parser.add_argument(
         "--timeout", type=float, metavar="S", help="seconds to wait (connecting, and each request)"
@@ -67,7 +93,7 @@ def add_target_arguments(parser: argparse.ArgumentParser) -> None:
         "--trust",
         action="store_true",
         help="allow a configured SERVER's program to run on this computer, and remember it "
-        "(otherwise it is asked on a terminal, and refused without one: exit 4)",
+        "(otherwise it is asked on a terminal, and refused without one: exit 5)",
     )
 
 
@@ -121,7 +147,8 @@ def register(subparsers: Any) -> None:
         _call_arguments,
         help="call a tool",
         description="Call TOOL on SERVER (or on --stdio/--url). SERVER/TOOL also works. "
-        "Exit 3 when the tool answers with an error.",
+        "Exit 3 when the tool answers with an error, 6 when its structured result does not match "
+        "its output schema.",
     )
     _add_command(
         subparsers, "resources", cmd_resources, help="list a server's resources and resource templates"
@@ -144,10 +171,19 @@ def resolve_target(args: argparse.Namespace) -> Target:
         raise CommandError("give --stdio or --url, not both", EXIT_USAGE)
     if args.transport is not None and args.url is None:
         raise CommandError("--transport goes with --url", EXIT_USAGE)
+    if (args.env or args.secret_env) and args.stdio is None:
+        raise CommandError(
+            "-e/--env and --secret-env go with --stdio (a configured server's environment is "
+            "changed with `mcp-desk servers add`)",
+            EXIT_USAGE,
+        )
     if adhoc:
         from app.mcp.target import target_from_command_line
 
         extra: dict[str, Any] = {}
+        if args.stdio is not None:
+            env, secret_values = adhoc_environment(args.env, args.secret_env)
+            extra.update(env=env, secret_values=secret_values)
         if args.mode:
             extra["mode"] = args.mode
         if args.timeout is not None:
@@ -161,6 +197,62 @@ def resolve_target(args: argparse.Namespace) -> Target:
     return configured_target(
         args.server, mode=args.mode, timeout=args.timeout, trust=getattr(args, "trust", False)
     )
+
+
+def adhoc_environment(pairs: list[str], secret_names: list[str]) -> tuple[dict[str, str], frozenset[str]]:
+    """The environment `-e KEY=VALUE` and `--secret-env KEY` give an ad-hoc --stdio server, and the
+    values to mask in everything shown (every --secret-env value, and a -e value that looks like
+    a key by its name, as `servers add` would have kept it in the keyring)."""
+    from app.secrets.detect import is_secret_env
+
+    env: dict[str, str] = {}
+    secret_values: set[str] = set()
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not key or not sep:
+            raise CommandError(f"-e expects KEY=VALUE, got {pair!r}", EXIT_USAGE)
+        env[key] = value
+        if is_secret_env(key, value):
+            secret_values.add(value)
+    for key in secret_names:
+        if not key or "=" in key:
+            # A value typed here would be in the shell's history and in `ps` for everyone to see.
+            raise CommandError(
+                "--secret-env takes a KEY only: its value is read from this environment or asked "
+                "for, never typed on the command line (-e KEY=VALUE is for values that are not secret)",
+                EXIT_USAGE,
+            )
+        value = secret_env_value(key)
+        env[key] = value
+        if value:
+            secret_values.add(value)
+    return env, frozenset(secret_values)
+
+
+def secret_env_value(key: str) -> str:
+    """--secret-env KEY: this process's own KEY if set, else asked on the terminal without echo;
+    with neither, a usage error that says how to give it."""
+    import os
+
+    if key in os.environ:
+        return os.environ[key]
+    if not _can_ask():
+        raise CommandError(
+            f"--secret-env {key}: {key} is not set in this environment and there is no terminal "
+            f"to ask on; set {key} in the environment of mcp-desk",
+            EXIT_USAGE,
+        )
+    import getpass
+
+    # getpass writes the question to the terminal itself and does not echo what is typed.
+    return getpass.getpass(f"{key} (a key, not shown as you type): ")
+
+
+def _can_ask() -> bool:
+    try:
+        return sys.stdin.isatty()
+    except (AttributeError, ValueError):  # closed or replaced stdin
+        return False
 
 
 def configured_target(
@@ -354,15 +446,16 @@ def cmd_call(args: argparse.Namespace) -> int:
                 b.get("type") == "text" for b in result.content
             ):
                 print_json(result.structured_content)
-        if result.structured_valid is False:
-            problem = safe(str(result.structured_error))  # the validator quotes the server's values
-            print(
-                f"mcp-desk: warning: structured result does not match the output schema: {problem}",
-                file=sys.stderr,
-            )
         if result.is_error:
             print(f"mcp-desk: {args.tool} answered with an error", file=sys.stderr)
             return EXIT_TOOL_ERROR
+        if result.structured_valid is False:
+            problem = safe(str(result.structured_error))  # the validator quotes the server's values
+            print(
+                f"mcp-desk: {args.tool}'s structured result does not match its output schema: {problem}",
+                file=sys.stderr,
+            )
+            return EXIT_SCHEMA_MISMATCH
         return EXIT_OK
 
     return run_on_server(target, action, present, accept_defaults=args.accept_defaults)

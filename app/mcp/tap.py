@@ -63,10 +63,18 @@ class _TapRead(_TappedStream):
         return self
 
     async def __anext__(self) -> SessionMessage | Exception:
+        # What receive() does, without its extra coroutine: the SDK reads every message this way.
         try:
-            return await self.receive()
+            item = await self._inner.receive()
         except anyio.EndOfStream:
+            self._on_eof()
             raise StopAsyncIteration from None
+        except anyio.ClosedResourceError:
+            self._on_eof()
+            raise
+        if isinstance(item, SessionMessage):
+            self._tap("in", item.message)
+        return item  # type: ignore[no-any-return]
 
 
 class _TapWrite(_TappedStream):
