@@ -14,6 +14,7 @@ from mcp.client.subscriptions import ListenNotSupportedError, SubscriptionLost
 from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
+from app.mcp import sdk_private
 from app.mcp.catalog import ToolInfo, add_entry, duplicates
 from app.mcp.connection_base import ConnectionCore
 from app.mcp.events import CATALOG_KINDS, CatalogChanged, CatalogDiff, CatalogKind, ResourceUpdated
@@ -168,7 +169,9 @@ class CatalogSync(ConnectionCore):
                 # x-mcp-header annotations and mirrors valid ones into HTTP headers on calls).
                 parsed = self._parse_tools_page(page)
                 complete = cursor is None and next_cursor is None
-                kept = {t.name for t in session._absorb_tool_listing(parsed, complete=complete).tools}
+                kept = {
+                    t.name for t in sdk_private.absorb_tool_listing(session, parsed, complete=complete).tools
+                }
                 items = [i for i in items if isinstance(i, dict) and i.get("name") in kept]
             for item in items:
                 if isinstance(item, dict):
@@ -198,13 +201,7 @@ class CatalogSync(ConnectionCore):
     async def _raw_request(self, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
         """Send a request through the session (its per-era stamp included) and return the raw
         result dict, without the SDK's typed parsing."""
-        session = self._require_client().session
-        data: dict[str, Any] = {"method": method}
-        if params:
-            data["params"] = params
-        opts: Any = {}
-        session._stamp(data, opts)
-        return await session._dispatcher.send_raw_request(method, data.get("params"), opts)
+        return await sdk_private.send_raw(self._require_client().session, method, params)
 
     def _mark_dirty(self, *kinds: CatalogKind) -> None:
         self._dirty.update(kinds)

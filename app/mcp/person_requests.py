@@ -15,6 +15,7 @@ import anyio
 import mcp_types as types
 from mcp.client.session import ClientRequestContext
 
+from app.mcp import sdk_private
 from app.mcp.connection_base import ConnectionCore, _dump
 from app.mcp.events import ConnectionState
 from app.mcp.handlers import ElicitationRequest, SamplingRequest, schema_defaults
@@ -138,8 +139,6 @@ class PersonRequests(ConnectionCore):
         """2026-07-28 servers ask for input inside results; answer through the same callbacks."""
         if not isinstance(first, types.InputRequiredResult):
             return first
-        from mcp.client._input_required import run_input_required_driver
-
         session = self._require_client().session
 
         async def dispatch(key: str, req: types.InputRequest) -> types.InputResponse | types.ErrorData:
@@ -148,7 +147,7 @@ class PersonRequests(ConnectionCore):
             )
             return await session.dispatch_input_request(ctx, req)
 
-        return await run_input_required_driver(first, dispatch=dispatch, retry=retry)
+        return await sdk_private.run_input_required(first, dispatch=dispatch, retry=retry)
 
 
 def _file_uri(root: str) -> str:
