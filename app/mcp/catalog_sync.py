@@ -331,7 +331,7 @@ class CatalogSync(ConnectionCore):
         elif isinstance(event, ResourcesListChanged):
             self._mark_dirty("resources", "resource_templates")
         elif isinstance(event, SdkResourceUpdated):
-            self._emit(ResourceUpdated(self.name, str(event.uri)))
+            self._resource_updated(str(event.uri))
 
     async def _on_message(self, message: Any) -> None:
         if isinstance(message, Exception):
@@ -346,7 +346,15 @@ class CatalogSync(ConnectionCore):
             self._mark_dirty("resources", "resource_templates")
         elif isinstance(root, types.ResourceUpdatedNotification) and not self._modern:
             # On 2026-07-28 the listen stream delivers the same event; the tee copy is skipped.
-            self._emit(ResourceUpdated(self.name, str(root.params.uri)))
+            self._resource_updated(str(root.params.uri))
+
+    def _resource_updated(self, uri: str) -> None:
+        """Publish a resource change only for a URI we follow: a server that announces changes
+        nobody subscribed to (or after an unsubscribe) must not make the window re-read them."""
+        if uri in self._subscribed:
+            self._emit(ResourceUpdated(self.name, uri))
+        else:
+            logger.debug("%s: ignoring an update of %s (not subscribed)", self.name, uri)
 
     async def subscribe_resource(self, uri: str) -> None:
         """Get `ResourceUpdated` events for `uri` (resources/subscribe, or listen on 2026-07-28).

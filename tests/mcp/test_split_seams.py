@@ -5,6 +5,7 @@
   against the server's timeout (it used to: a slow answer timed the read out).
 - Progress restarts a call's timeout, but no longer without end: a call stops at its server's
   `call_limit` (default an hour) however often it reports progress.
+- `ResourceUpdated` is published only for URIs the connection is subscribed to.
 """
 
 from __future__ import annotations
@@ -20,11 +21,12 @@ from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from app.mcp.connection import ServerConnection
-from app.mcp.events import ConnectionState, Progress
+from app.mcp.events import ConnectionState, Progress, ResourceUpdated
 from app.mcp.handlers import ElicitationRequest, ElicitationResponse, SamplingRequest, SamplingResponse
 from app.mcp.person_requests import DEFAULT_CALL_LIMIT, longest_call
 from app.mcp.results import CallTimedOut
 from app.mcp.target import Target
+from tests.mcp.conftest import connected, sdk_target
 from tests.servers.harness import EventLog
 
 pytestmark = pytest.mark.anyio
@@ -173,3 +175,23 @@ def test_the_call_limit_is_a_server_setting() -> None:
     for wrong in ("soon", -1, True):
         odd = ServerSettings.from_json({"call_limit": wrong})
         assert target_from_config(entry, odd, None).call_limit is None
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_resource_updates_only_for_subscribed_uris(mode: str) -> None:
+    """The engine test server (stdio) announces whatever URI `touch` names, subscribed or not."""
+    events = EventLog()
+    async with connected(sdk_target(mode=mode), events) as conn:
+        await conn.call_tool("touch", {"uri": "mem://b"})  # nobody follows mem://b
+        await conn.subscribe_resource("mem://a")
+        await conn.call_tool("touch", {"uri": "mem://b"})
+        await conn.call_tool("touch", {"uri": "mem://a"})
+        await events.wait_until(lambda: events.of(ResourceUpdated))
+        # One stream, in order: an update of mem://b would have been published before mem://a.
+        assert [e.uri for e in events.of(ResourceUpdated)] == ["mem://a"]
+        await conn.unsubscribe_resource("mem://a")
+        await conn.subscribe_resource("mem://c")
+        await conn.call_tool("touch", {"uri": "mem://a"})  # no longer followed
+        await conn.call_tool("touch", {"uri": "mem://c"})
+        await events.wait_until(lambda: len(events.of(ResourceUpdated)) >= 2)
+        assert [e.uri for e in events.of(ResourceUpdated)] == ["mem://a", "mem://c"]
