@@ -80,6 +80,12 @@ class CallClock:
             self.paused_at = None
         self.scope.deadline = min(now + self.limit, self.cap_at)
 
+    def unlimited(self) -> None:
+        """No timeout any more (a call the server runs as a task: each of its own requests is
+        timed); a person answering meanwhile does not start it again."""
+        self.limit = self.cap_at = math.inf
+        self.scope.deadline = math.inf
+
     @property
     def capped(self) -> bool:
         """True when it ran out at the cap rather than for want of a sign of life."""

@@ -163,6 +163,17 @@ def test_the_call_limit_defaults_to_an_hour_and_never_undercuts_the_timeout() ->
     assert longest_call(Target(name="t", transport="stdio", command="x", call_limit=10.0), 60.0) == 60.0
 
 
+async def test_an_unlimited_clock_stays_unlimited_after_a_person_answers() -> None:
+    from app.mcp.person_requests import CallClock
+
+    clock = CallClock.start(1.0, 5.0, paused=False)
+    clock.unlimited()
+    clock.pause()
+    clock.resume()
+    clock.alive()
+    assert clock.scope.deadline == float("inf") and not clock.capped
+
+
 def test_the_call_limit_is_a_server_setting() -> None:
     from app.config.model import ServerEntry, ServerSettings
     from app.mcp.target import target_from_config
