@@ -46,7 +46,13 @@ for d in app tests bench; do [[ -d "$d" ]] && dirs+=("$d"); done
 step "ruff check ${dirs[*]}" .venv/bin/ruff check "${dirs[@]}"
 step "mypy" .venv/bin/mypy
 # --durations: CI must stay under 20 minutes, so the slowest tests are named on every run.
-step "pytest" .venv/bin/python -m pytest --durations=10 "$@"
+# The tests run in parallel, one worker per core (MCP_DESK_TEST_WORKERS=N to choose, 0 for none),
+# a file's tests in one worker (its module fixtures, such as a started server, are made once).
+workers=()
+if [[ " $* " != *" -n "* && " $* " != *" -p no:xdist "* ]]; then
+    workers=(-n "${MCP_DESK_TEST_WORKERS:-auto}" --dist loadfile)
+fi
+step "pytest" .venv/bin/python -m pytest --durations=10 "${workers[@]}" "$@"
 
 echo "== total $(elapsed "$start_all") s"
 if ((${#failed[@]})); then

@@ -8,5 +8,6 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 # shellcheck source=packaging/venv.sh
 source packaging/venv.sh
 ensure_venv app
+check_qt_libraries "$@" || exit 1
 
 exec .venv/bin/mcp-desk "$@"

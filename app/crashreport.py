@@ -1,21 +1,24 @@
 """Crash reports: on an unhandled exception, a file a person can send along, with no secret in it.
 
-Where: `<data folder>/crash-reports/crash-YYYYMMDD-HHMMSS-PID.txt` (mode 0600), the data folder
-being `MCP_DESK_DATA_DIR` when set, else the platform's user data folder for "mcp-desk"
-(`~/.local/share/mcp-desk` on Linux, `~/Library/Application Support/mcp-desk` on macOS,
-`%LOCALAPPDATA%\\mcp-desk` on Windows). The path is printed on stderr when it is written, and
-`mcp-desk doctor` users can be pointed at the folder; the newest `KEEP` reports are kept.
+Where: `<log folder>/crash-reports/crash-YYYYMMDD-HHMMSS-PID.txt` (mode 0600), next to the log
+file, the log folder being the platform's (`~/.local/state/mcp-desk/log` on Linux,
+`~/Library/Logs/mcp-desk` on macOS, `%LOCALAPPDATA%\\mcp-desk\\Logs` on Windows; moved by
+`MCP_DESK_LOG_DIR`, or to `<MCP_DESK_DATA_DIR>/logs` when only the data folder is moved: see
+app/config/locations.py). The path is printed on stderr when it is written, and the window shows
+it in a dialog (app/ui/crash_dialog.py, through `set_notifier`); the newest `KEEP` are kept.
 
 What: when, the versions (MCP Desk, Python, the platform, the MCP SDK, PySide6 when loaded), the
 traceback (no local variables: they would hold secret values) and the last `LOG_TAIL` log
 records. Every secret value the process has resolved (`app.mcp.masking.known_secrets`) is
 masked in all of it, in each of its spellings (plain, JSON, percent-encoded).
 
-No Qt here: `install()` is called by both entry points (app/ui/main.py and app/cli/main.py).
+No Qt here: `install()` is called by both entry points (app/ui/main.py and app/cli/main.py); the
+window adds the asyncio loop's handler (`loop_exception_handler`) and the dialog.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import os
@@ -25,30 +28,42 @@ import threading
 import time
 import traceback
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-DATA_DIR_VAR = "MCP_DESK_DATA_DIR"
-APP_NAME = "mcp-desk"
+from app.config.locations import DATA_DIR_VAR as DATA_DIR_VAR
+
 LOG_TAIL = 200
 KEEP = 20
 
+logger = logging.getLogger(__name__)
 _tail: deque[str] = deque(maxlen=LOG_TAIL)
 _installed = False
+# Told of each report written (its path, or None, and one masked line saying what failed): the
+# window shows a dialog. Called on the thread that crashed.
+Notifier = Callable[[Path | None, str], None]
+_notifier: Notifier | None = None
 
 
 def data_dir() -> Path:
-    override = os.environ.get(DATA_DIR_VAR)
-    if override:
-        return Path(override).expanduser()
-    import platformdirs
+    """MCP Desk's data folder (app.config.locations.data_dir; kept here for its callers)."""
+    from app.config.locations import data_dir as folder
 
-    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+    return folder()
 
 
 def crash_dir() -> Path:
-    return data_dir() / "crash-reports"
+    from app.config.locations import crash_dir as folder
+
+    return folder()
+
+
+def set_notifier(notifier: Notifier | None) -> None:
+    """Who is told after a report is written (the window's dialog); None: nobody."""
+    global _notifier
+    _notifier = notifier
 
 
 class _LogTail(logging.Handler):
@@ -142,7 +157,29 @@ def report_crash(
     print(text.rstrip(), file=sys.stderr)
     if path is not None:
         print(f"MCP Desk met an error it did not expect. A report is in {path}", file=sys.stderr)
+    notifier = _notifier
+    if notifier is not None:
+        summary = mask_known(f"{exc_type.__name__}: {exc}")
+        with contextlib.suppress(Exception):  # telling must not become a second crash
+            notifier(path, summary[:500])
     return path
+
+
+def loop_exception_handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """The asyncio loop's exception handler: an exception nobody awaited (a task that failed
+    with nobody waiting for it, a callback that raised) is a crash report like any other.
+
+    A transport's OS error (a peer that hung up) is logged, not reported: it is the network's
+    doing, not a bug. Without an exception, the loop's own handler logs the message."""
+    exc = context.get("exception")
+    if not isinstance(exc, Exception):
+        loop.default_exception_handler(context)
+        return
+    if isinstance(exc, OSError) and ("transport" in context or "protocol" in context):
+        logger.warning("%s: %s", context.get("message", "a connection failed"), exc)
+        return
+    where = f"the event loop ({context.get('message', 'an unhandled exception')})"
+    report_crash(type(exc), exc, exc.__traceback__, where)
 
 
 def _excepthook(exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:

@@ -38,6 +38,8 @@ SOURCES = ROOT / "app" / "ui"
 CORE_SOURCES = (
     ROOT / "app" / "mcp" / "reasons.py",
     ROOT / "app" / "mcp" / "auth.py",
+    ROOT / "app" / "mcp" / "legacy_sse.py",
+    ROOT / "app" / "mcp" / "session_recovery.py",
     ROOT / "app" / "registry" / "client.py",
     ROOT / "app" / "registry" / "convert.py",
     ROOT / "app" / "bundles" / "archive.py",

@@ -55,3 +55,23 @@ build_translations() {
     [[ -d resources/i18n ]] || return 0
     .venv/bin/python packaging/translations.py release >/dev/null
 }
+
+# Before a window starts on Linux: are the libraries Qt's xcb plugin needs installed? Qt aborts
+# with a misleading message when one is missing; app/qtcheck.py asks `ldd` and prints which ones
+# are missing and the apt/dnf line that installs them. Once everything was found, the check is
+# not made again until the venv is reinstalled (it costs a Python start and an `ldd`).
+check_qt_libraries() {
+    local stamp=.venv/.qt-libraries-ok installed code=0
+    [[ "$(uname -s)" == Linux ]] || return 0
+    installed="$(cat .venv/.mcp-desk-installed 2>/dev/null || true)"
+    if [[ -n "$installed" && "$(cat "$stamp" 2>/dev/null || true)" == "$installed" ]]; then
+        return 0
+    fi
+    .venv/bin/python -m app.qtcheck "$@" || code=$?
+    case "$code" in
+    0) echo "$installed" >"$stamp" ;;
+    1) return 1 ;; # missing, and the window would not open: the message says what to install
+    *) ;;          # 4: missing, but Wayland may open the window; 5: nothing checked
+    esac
+    return 0
+}

@@ -84,6 +84,9 @@ def build_parser() -> argparse.ArgumentParser:
         "also MCP_DESK_CONFIG_DIR)",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages to stderr")
+    from app import __version__  # h13-life: `mcp-desk --version`
+
+    parser.add_argument("--version", action="version", version=f"mcp-desk {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in _load_command_modules():
         module.register(subparsers)

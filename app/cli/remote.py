@@ -258,12 +258,16 @@ def progress_sink() -> Callable[[Any], None] | None:
     if not sys.stderr.isatty():
         return None
     from app.mcp.events import Progress
+    from app.mcp.tasks import status_line
+    from app.mcp.tasks_events import TaskUpdate
 
     def show(event: Any) -> None:
         if isinstance(event, Progress):
             total = f"/{event.total:g}" if event.total is not None else ""
             message = f" {safe(event.message)}" if event.message else ""
             print(f"\r\x1b[Kprogress {event.progress:g}{total}{message}", end="", file=sys.stderr, flush=True)
+        elif isinstance(event, TaskUpdate) and not event.finished:  # a tool run as a task: its status
+            print(f"\r\x1b[K{safe(status_line(event))}", end="", file=sys.stderr, flush=True)
 
     return show
 

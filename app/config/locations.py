@@ -1,7 +1,22 @@
-"""Where other apps keep their MCP server lists, so the GUI can offer "Import from Claude Desktop".
+"""Where things are: MCP Desk's own folders (data, logs, crash reports), and where other apps keep
+their MCP server lists, so the GUI can offer "Import from Claude Desktop".
 
-Paths follow each app's documented location per OS. The function takes the platform, home dir and
-environment as arguments so tests can check all three OSes on one machine.
+MCP Desk's folders are the platform's user folders for "mcp-desk" (platformdirs), each movable by
+an environment variable (tests and portable set-ups use them; child processes inherit them):
+
+    config   app.config.paths.config_dir()  MCP_DESK_CONFIG_DIR  ~/.config/mcp-desk
+                                                                  ~/Library/Application Support/mcp-desk
+                                                                  %LOCALAPPDATA%\\mcp-desk
+    data     data_dir()     MCP_DESK_DATA_DIR   ~/.local/share/mcp-desk (installed packages, caches)
+                                                ~/Library/Application Support/mcp-desk
+                                                %LOCALAPPDATA%\\mcp-desk
+    logs     log_dir()      MCP_DESK_LOG_DIR    ~/.local/state/mcp-desk/log
+             (else <MCP_DESK_DATA_DIR>/logs     ~/Library/Logs/mcp-desk
+              when only that one is set)        %LOCALAPPDATA%\\mcp-desk\\Logs
+    crash reports  crash_dir()  <logs>/crash-reports
+
+Other apps' paths follow each app's documented location per OS. The function takes the platform,
+home dir and environment as arguments so tests can check all three OSes on one machine.
 """
 
 from __future__ import annotations
@@ -11,8 +26,45 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from app.config.importing import Format
+if TYPE_CHECKING:  # only an annotation: crash reports and the log file import this module early
+    from app.config.importing import Format
+
+APP_NAME = "mcp-desk"
+DATA_DIR_VAR = "MCP_DESK_DATA_DIR"
+LOG_DIR_VAR = "MCP_DESK_LOG_DIR"
+
+
+def data_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """MCP Desk's data folder (not created here)."""
+    environ = os.environ if environ is None else environ
+    override = environ.get(DATA_DIR_VAR)
+    if override:
+        return Path(override).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def log_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """The log folder: the log file and the crash reports (not created here).
+
+    A data folder moved by its variable takes the logs along unless they are moved too: a test
+    or a portable set-up that moves its data never writes into the person's own log folder."""
+    environ = os.environ if environ is None else environ
+    override = environ.get(LOG_DIR_VAR)
+    if override:
+        return Path(override).expanduser()
+    if environ.get(DATA_DIR_VAR):
+        return data_dir(environ) / "logs"
+    import platformdirs
+
+    return Path(platformdirs.user_log_dir(APP_NAME, appauthor=False))
+
+
+def crash_dir(environ: Mapping[str, str] | None = None) -> Path:
+    return log_dir(environ) / "crash-reports"
 
 
 @dataclass(frozen=True)

@@ -184,6 +184,22 @@ class ServerSettings:
     # Keys (and their order) found in the file: a default the user wrote out stays written.
     key_order: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
+    @property
+    def log_level(self) -> str | None:
+        """How much the server should log ("debug" … "emergency"; None: never chosen), kept in
+        settings.json as `log_level`. It rides in `extra`, so a file written by an older MCP Desk
+        (or a hand-typed value that is not a level, read as None) round-trips untouched."""
+        value = self.extra.get("log_level")
+        levels = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+        return value.lower() if isinstance(value, str) and value.lower() in levels else None
+
+    @log_level.setter
+    def log_level(self, level: str | None) -> None:
+        if level is None:
+            self.extra.pop("log_level", None)
+        else:
+            self.extra["log_level"] = level
+
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ServerSettings:
         known = ("timeout", "protocol_mode", "roots", "trusted_tools", "order", "oauth", "approved_launch")

@@ -22,7 +22,6 @@ import copy
 import functools
 import json
 import logging
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -79,10 +78,12 @@ class BadEntry:
 
 def demo_entry() -> ServerEntry:
     """The entry seeded on first run, so a newcomer can connect at once."""
-    if getattr(sys, "frozen", False):
-        # A frozen app (PyInstaller) is its own interpreter: it takes the subcommand directly.
-        return ServerEntry(name=DEMO_NAME, command=sys.executable, args=["demo-server"])
-    return ServerEntry(name=DEMO_NAME, command=sys.executable, args=["-m", "app", "demo-server"])
+    # A frozen app (PyInstaller, an AppImage) is its own interpreter: it takes the subcommand
+    # directly; a source install runs `python -m app` (app/frozen.py tells which).
+    from app.frozen import self_command
+
+    command, args = self_command("demo-server")
+    return ServerEntry(name=DEMO_NAME, command=command, args=args)
 
 
 def parse_json_text(path: Path, text: str) -> Any:

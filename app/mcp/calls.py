@@ -12,12 +12,12 @@ from typing import Any, cast
 
 import mcp_types as types
 from mcp.shared.exceptions import MCPError
-from pydantic import TypeAdapter
 
 from app.mcp.catalog import ToolInfo
 from app.mcp.catalog_sync import CatalogSync
 from app.mcp.connection_base import _dump
-from app.mcp.events import Progress
+from app.mcp.events import ConnectionState, Progress
+from app.mcp.log_level import ServerLogLevel, known_level
 from app.mcp.person_requests import PersonRequests
 from app.mcp.results import (
     INVALID_PARAMS,
@@ -30,14 +30,15 @@ from app.mcp.results import (
     check_structured,
     compile_validator,
 )
+from app.mcp.tasks import TaskBoard, call_params, plan
+from app.mcp.tasks_sdk import CALL_RESULT, as_call_result, input_answerer, session_requests, task_of
+from app.mcp.url_elicitation import UrlSteps
 
 logger = logging.getLogger(__name__)
 
 HEADER_MISMATCH = -32020
 
-_CALL_RESULT: TypeAdapter[types.CallToolResult | types.InputRequiredResult] = TypeAdapter(
-    types.CallToolResult | types.InputRequiredResult
-)
+_CALL_RESULT = CALL_RESULT  # 2026-07-28: the answer may be a task (the tasks extension)
 
 
 _UNKNOWN_TOOL = re.compile(
@@ -49,6 +50,11 @@ _CALL_IDS = itertools.count(1)
 
 class Calls(CatalogSync, PersonRequests):
     """What a person (or the CLI) asks of a ready server."""
+
+    log_level: ServerLogLevel
+    url_steps: UrlSteps
+    tasks: TaskBoard
+    """Calls the server runs as tasks (app/mcp/tasks.py); set in ServerConnection.__init__."""
 
     async def call_tool(
         self,
@@ -66,7 +72,14 @@ class Calls(CatalogSync, PersonRequests):
         call_id = call_id or f"call-{next(_CALL_IDS)}"
         known_before = self.catalog.tools.get(name)
         try:
-            result = await self._call_once(name, arguments, timeout, call_id)
+            # -32042: the person's web page step, then the call again; a lost session (HTTP 404)
+            # is renewed and the call sent once more.
+            result = await self.url_steps.run(
+                f"calling {name}",
+                lambda: self._session_keeper.retrying(
+                    lambda: self._call_once(name, arguments, timeout, call_id)
+                ),
+            )
         except CallFailed as exc:
             if exc.code in (INVALID_PARAMS, METHOD_NOT_FOUND) and _UNKNOWN_TOOL.search(exc.message or ""):
                 await self._rediscover(name, known_before)
@@ -95,9 +108,7 @@ class Calls(CatalogSync, PersonRequests):
             said = self._mask(message) if message else message  # a server's words may repeat a key
             self._emit(Progress(self.name, call_id, progress, total, said))
 
-        async def send(
-            responses: types.InputResponses | None, state: str | None
-        ) -> types.CallToolResult | types.InputRequiredResult:
+        async def send(responses: types.InputResponses | None, state: str | None) -> Any:
             request = types.CallToolRequest(
                 params=types.CallToolRequestParams(
                     name=name, arguments=arguments, input_responses=responses, request_state=state
@@ -112,9 +123,19 @@ class Calls(CatalogSync, PersonRequests):
                 await self._refresh_kind("tools")
                 return await session.send_request(request, _CALL_RESULT, progress_callback=on_progress)
 
+        tool = self.catalog.tools.get(name)  # tasks: app/mcp/tasks.py (its rule: `plan`)
+        as_task = plan(name, tool.raw if tool else None, self.capabilities, self._modern) == "task"
+        limit = clock.limit
         with self._clocked(clock), self._failures(f"calling {name}"):
-            first = await send(None, None)
-            final = await self._drive_input_required(first, send)
+            if as_task:  # 2025-11-25: a CreateTaskResult is no CallToolResult, so sent raw
+                first = await self._raw_request("tools/call", call_params(name, arguments))
+            else:
+                first = await self._drive_input_required(await send(None, None), send)
+            task = task_of(first, self._modern)
+            if task is not None:  # no overall timeout for a task: each of its requests has one
+                clock.unlimited()
+                return await self._follow_task(name, call_id, task, limit, started)
+            final = as_call_result(first)
         if clock.scope.cancelled_caught:
             if clock.capped:
                 raise CallTimedOut(
@@ -128,6 +149,32 @@ class Calls(CatalogSync, PersonRequests):
             )
         elapsed = time.perf_counter() - started
         return self._to_result(name, final, elapsed)
+
+    async def _follow_task(
+        self, name: str, call_id: str, task: dict[str, Any], limit: float, started: float
+    ) -> ToolCallResult:
+        """The server runs this call as a task: follow it to its result (app/mcp/tasks.py)."""
+        session = self._require_client().session
+
+        def finish(raw: dict[str, Any]) -> ToolCallResult:
+            result = types.CallToolResult.model_validate(raw, by_name=False)
+            return self._to_result(name, result, time.perf_counter() - started)
+
+        result = await self.tasks.run(
+            call_id=call_id,
+            tool=name,
+            first=task,
+            modern=self._modern,
+            send=session_requests(session),
+            finish=finish,
+            timeout=limit,
+            answer=input_answerer(session),
+        )
+        return cast(ToolCallResult, result)
+
+    async def cancel_task(self, call_id: str) -> bool:
+        """Ask the server to cancel a task (one left running too); True once it acknowledged."""
+        return await self.tasks.cancel(call_id, session_requests(self._require_client().session))
 
     def _to_result(self, name: str, result: types.CallToolResult, elapsed: float) -> ToolCallResult:
         raw = self._masked(_dump(result))
@@ -220,10 +267,30 @@ class Calls(CatalogSync, PersonRequests):
         return time.perf_counter() - started
 
     async def set_log_level(self, level: str) -> None:
-        """logging/setLevel (2025 era; 2026-07-28 servers get the level on every request)."""
+        """The person chose how much this server logs (kept for the next connects): a ready
+        2025-era server with the logging capability is sent logging/setLevel; on 2026-07-28 the
+        level rides in the `_meta` of every request from the next one on (app.mcp.log_level)."""
+        chosen = known_level(level)
+        if chosen is None:
+            raise ValueError(f"unknown log level {level!r}")
+        self.log_level.chosen = chosen
+        if self._client is not None and self.state == ConnectionState.READY:
+            caps = self.capabilities
+            await self.log_level.tell(self._send_set_level, modern=self._modern, capabilities=caps)
+
+    async def _apply_log_level(self, client: Any) -> None:
+        """On connect: 2026-07-28 requests carry the current level; a 2025 server is told the
+        chosen one (a refusal is logged, the connection goes on)."""
+        self.log_level.attach(client.session, modern=self._modern)
+        try:
+            await self.log_level.tell(
+                self._send_set_level, modern=self._modern, capabilities=self.capabilities, on_connect=True
+            )
+        except CallFailed as exc:
+            self._log("warning", "client", f"could not set the log level: {exc}")
+
+    async def _send_set_level(self, level: str) -> None:
         session = self._require_client().session
-        if self._modern:
-            raise CallFailed("logging/setLevel does not exist in protocol 2026-07-28", METHOD_NOT_FOUND)
         with self._failures("logging/setLevel"):
             await self._timed(
                 session.send_request(

@@ -19,6 +19,7 @@ from app.mcp.catalog import ToolInfo, add_entry, duplicates
 from app.mcp.connection_base import ConnectionCore
 from app.mcp.events import CATALOG_KINDS, CatalogChanged, CatalogDiff, CatalogKind, ResourceUpdated
 from app.mcp.results import CallFailed
+from app.mcp.url_elicitation import UrlSteps
 
 logger = logging.getLogger(__name__)
 
@@ -60,6 +61,7 @@ class CatalogSync(ConnectionCore):
     _refresh_locks: dict[CatalogKind, asyncio.Lock]
     _validators: dict[str, tuple[ToolInfo, Any]]
     _subscribed: set[str]
+    url_steps: UrlSteps  # h12-elicit: told when the server says a -32042 web page step is done
     _listen_restart: asyncio.Event
     _listen_wanted: int
     _listen_served: int
@@ -344,6 +346,8 @@ class CatalogSync(ConnectionCore):
             self._mark_dirty("prompts")
         elif isinstance(root, types.ResourceListChangedNotification):
             self._mark_dirty("resources", "resource_templates")
+        elif isinstance(root, types.ElicitCompleteNotification):  # 2025-11-25: a URL step is done
+            self.url_steps.completed(root.params.elicitation_id)
         elif isinstance(root, types.ResourceUpdatedNotification) and not self._modern:
             # On 2026-07-28 the listen stream delivers the same event; the tee copy is skipped.
             self._resource_updated(str(root.params.uri))

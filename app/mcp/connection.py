@@ -49,13 +49,17 @@ from app.mcp.catalog_sync import DEBOUNCE, DEBOUNCE_MAX, LISTEN_READY_WAIT, MAX_
 from app.mcp.connection_base import ServerInfo, _dump
 from app.mcp.events import CATALOG_KINDS, SETTLED_STATES, CatalogKind, ConnectionState, LogLine, Sink
 from app.mcp.handlers import ClientHandlers, HeadlessHandlers
+from app.mcp.log_level import ServerLogLevel
 from app.mcp.person_requests import CallClock
 from app.mcp.results import CallFailed, CallTimedOut, NotConnected, ToolCallResult, ToolGone
+from app.mcp.session_recovery import SessionKeeper
 from app.mcp.signing_in import NotSignInServer, SignIn
 from app.mcp.stdio import ProcessInfo
 from app.mcp.tap import TappedTransport
 from app.mcp.target import Target
+from app.mcp.tasks import TaskBoard, client_extension
 from app.mcp.transports import open_http, open_stdio
+from app.mcp.url_elicitation import UrlSteps
 from app.runtimes.installing import Fetching, Installed, InstallWatch, tool_for
 
 # Names other code has always imported from here, wherever they live now.
@@ -194,6 +198,16 @@ class ServerConnection(Calls, SignIn):
         """Set when the program was judged not to be an MCP server (NOT_MCP_GRACE)."""
         self._not_mcp_timers: list[asyncio.TimerHandle] = []
         self._failure_rules = self._failure_rules_of_this_connection()
+        # h12-elicit: the person's log level (both eras) and -32042 follow-ups (URL steps).
+        self.log_level = ServerLogLevel(target.log_level)
+        self.url_steps = UrlSteps(self._ask_url_step, lambda level, text: self._log(level, "client", text))
+        self.tasks = TaskBoard(self.name, self._emit, mask=self._mask)  # calls run as tasks (tasks.py)
+        # A lost 2025-era Streamable HTTP session is started again (app/mcp/session_recovery.py).
+        self._session_keeper = SessionKeeper(
+            log=lambda level, text: self._log(level, "client", text),
+            lost=self._connection_lost,
+            timeout=target.timeout,
+        )
 
     def start(self) -> None:
         """Start connecting in a new owner task; returns at once. No-op while running."""
@@ -259,6 +273,7 @@ class ServerConnection(Calls, SignIn):
                     self._client = client
                     await self._discover_if_pinned(client)
                     self._read_server_info(client)
+                    await self._apply_log_level(client)
                     await self._initial_listing()
                     await self._resubscribe()
                     if self._sign_in_problem is not None:
@@ -277,6 +292,8 @@ class ServerConnection(Calls, SignIn):
                             await self._first_listen()
                         self._set_state(ConnectionState.READY)
                         tg.start_soon(self._refresher)
+                        if self._session_keeper.active and not self._modern:
+                            tg.start_soon(self._keep_session, client)
                         await self._lost.wait()
                         tg.cancel_scope.cancel()
                     raise _Lost
@@ -291,6 +308,7 @@ class ServerConnection(Calls, SignIn):
         self._scope = None
         self._client = None
         self._attempt = None
+        await self.tasks.close()  # a task cannot be followed without the session
         problem = self._sign_in_problem
         if self._stopping:
             self._set_state(ConnectionState.CLOSED)
@@ -408,9 +426,19 @@ class ServerConnection(Calls, SignIn):
         if not self._stopping:
             self._connection_lost(None)
 
+    async def _keep_session(self, client: Client) -> None:
+        """While ready: renew a lost session, then list again what the new one offers."""
+
+        async def renewed() -> None:
+            self._read_server_info(client)
+            await self.refresh()
+            await self._resubscribe()
+
+        await self._session_keeper.keep(client.session, renewed=renewed, check=self.ping)
+
     async def _open(self, stack: AsyncExitStack) -> Client:
         t = self.target
-        mode = t.mode or "auto"
+        mode = t.connect_mode  # "auto" over SSE is the legacy handshake
         callbacks: dict[str, Any] = {
             "mode": mode,
             "read_timeout_seconds": None,
@@ -421,7 +449,8 @@ class ServerConnection(Calls, SignIn):
             "message_handler": self._on_message,
             "client_info": _CLIENT_INFO,
             "cache": None,  # our catalog is the cache; a stale SDK cache would hide changes
-            "log_level": "info",
+            "log_level": self.log_level.level,
+            "extensions": [client_extension(lambda: self.tasks)],  # tasks: app/mcp/tasks.py
         }
         if self._inproc is not None:
             return await stack.enter_async_context(Client(self._inproc, **callbacks))
@@ -440,7 +469,13 @@ class ServerConnection(Calls, SignIn):
             # With OAuth a 401 is the sign-in's business (it says why); not an HTTP failure.
             observer = self._http_observer = HttpObserver(ignore_challenges=auth is not None)
             transport = await open_http(
-                t, stack, shared_client=self._http_client, observer=observer, auth=auth
+                t,
+                stack,
+                shared_client=self._http_client,
+                observer=observer,
+                auth=auth,
+                on_client=self._session_keeper.new_watch,
+                log=lambda text: self._log("warning", "client", text),
             )
         client = Client(TappedTransport(transport, self._tap, self._on_eof), **callbacks)
         return await stack.enter_async_context(client)

@@ -29,6 +29,7 @@ from app.mcp.failures import FailureRules, Failures
 from app.mcp.handlers import ClientHandlers
 from app.mcp.masking import mask_text, scrub_fresh
 from app.mcp.results import REQUEST_TIMEOUT, CallTimedOut, NotConnected
+from app.mcp.session_recovery import SessionKeeper
 from app.mcp.stdio import ProcessInfo
 from app.mcp.target import Target
 
@@ -77,6 +78,7 @@ class ConnectionCore:
     _http_observer: Any
     _auth: Any
     _failure_rules: FailureRules
+    _session_keeper: SessionKeeper  # h12-session: a lost Streamable HTTP session is renewed
 
     @property
     def name(self) -> str:

@@ -6,52 +6,30 @@ each event into a Qt signal; the CLI prints). A sink that raises is logged and s
 
 from __future__ import annotations
 
-import enum
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-logger = logging.getLogger(__name__)
-
-
-class ConnectionState(enum.StrEnum):
-    """A `str` enum: each state equals its word ("ready"), so the GUI's Qt signals carry it as that
-    word and `ConnectionState(word)` turns it back; `.value` is the word too."""
-
-    IDLE = "idle"
-    CONNECTING = "connecting"
-    READY = "ready"
-    FAILED = "failed"
-    CLOSED = "closed"
-    NEEDS_SIGN_IN = "needs_sign_in"
-    """The server wants a sign-in (HTTP 401 with a challenge, an expired or refused sign-in,
-    a sign-in cancelled or timed out): settled, never reconnected by itself."""
-    INSTALLING = "installing"
-    """npx/uvx download the server before it starts (its first start, a new version): like
-    CONNECTING, not settled, but the connect timeout waits (the download has its own limit: no
-    output for INSTALL_IDLE_LIMIT). The reason says what is fetched: "installing the server…
-    (fetching NAME)". Back to CONNECTING when the package manager is done."""
-
-
-SETTLED_STATES = frozenset(
-    {ConnectionState.READY, ConnectionState.FAILED, ConnectionState.CLOSED, ConnectionState.NEEDS_SIGN_IN}
+# The states, their reasons' words and the catalog kinds live in app.mcp.states (no dataclass
+# there: the window's first paint imports only that); re-exported here.
+from app.mcp.states import (
+    CATALOG_KINDS,
+    SETTLED_STATES,
+    SIGN_IN_CANCELLED,
+    SIGN_IN_DECLINED,
+    SIGN_IN_EXPIRED,
+    SIGN_IN_NEEDED,
+    SIGN_IN_TIMED_OUT,
+    SIGNED_OUT,
+    WAITING_FOR_APPROVAL,
+    WAITING_FOR_BROWSER,
+    CatalogKind,
+    ConnectionState,
 )
+from app.mcp.tasks_events import TaskUpdate
 
-SIGN_IN_NEEDED = "sign in needed"
-SIGN_IN_EXPIRED = "your sign-in has expired: sign in again"
-SIGN_IN_CANCELLED = "sign-in was cancelled"
-SIGN_IN_TIMED_OUT = "sign-in timed out"
-SIGN_IN_DECLINED = "you declined the sign-in"
-SIGNED_OUT = "signed out"
-WAITING_FOR_BROWSER = "waiting for you to sign in in your browser"
-WAITING_FOR_APPROVAL = "waiting for your approval"
-"""IDLE with this reason: a local server waits for the person to allow it to run (its turn for
-the trust prompt, or the prompt is open). Published by `ConnectionManager.report`."""
-
-
-CatalogKind = Literal["tools", "resources", "resource_templates", "prompts"]
-CATALOG_KINDS: tuple[CatalogKind, ...] = ("tools", "resources", "resource_templates", "prompts")
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -122,7 +100,16 @@ class SignInWaiting:
     url: str
 
 
-Event = StateChanged | CatalogChanged | LogLine | Progress | Traffic | ResourceUpdated | SignInWaiting
+Event = (
+    StateChanged
+    | CatalogChanged
+    | LogLine
+    | Progress
+    | Traffic
+    | ResourceUpdated
+    | SignInWaiting
+    | TaskUpdate
+)
 Sink = Callable[[Event], None]
 
 
@@ -197,3 +184,33 @@ class EventStream:
             self._wake.clear()
             await self._wake.wait()
         return self._items.popleft()
+
+
+__all__ = [  # noqa: RUF022  (the re-exported names first, then this module's)
+    "ConnectionState",
+    "SETTLED_STATES",
+    "SIGN_IN_NEEDED",
+    "SIGN_IN_EXPIRED",
+    "SIGN_IN_CANCELLED",
+    "SIGN_IN_TIMED_OUT",
+    "SIGN_IN_DECLINED",
+    "SIGNED_OUT",
+    "WAITING_FOR_BROWSER",
+    "WAITING_FOR_APPROVAL",
+    "CatalogKind",
+    "CATALOG_KINDS",
+    "CatalogDiff",
+    "StateChanged",
+    "CatalogChanged",
+    "LogLine",
+    "Progress",
+    "Traffic",
+    "ResourceUpdated",
+    "SignInWaiting",
+    "Event",
+    "Sink",
+    "add_sink_to",
+    "deliver",
+    "EventStream",
+    "TaskUpdate",
+]

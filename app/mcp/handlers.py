@@ -29,6 +29,9 @@ class ElicitationRequest:
     """Form mode: each field's schema `default`, ready to prefill the form."""
     url: str | None = None
     elicitation_id: str | None = None
+    then_retry: bool = False
+    """URL mode, a page a request's -32042 answer named: once the person agreed and the server
+    says the step is done, the request is sent again by itself (app.mcp.url_elicitation)."""
 
 
 @dataclass(frozen=True)

@@ -119,6 +119,12 @@ class PersonRequests(ConnectionCore):
         content = response.content if response.action == "accept" and request.mode == "form" else None
         return types.ElicitResult(action=response.action, content=content)
 
+    async def _ask_url_step(self, request: ElicitationRequest) -> Any:
+        """A page a -32042 answer names, shown to the person as a URL elicitation."""
+        return await self._ask_person(
+            lambda: self.handlers.elicit(self.name, request), "elicitation", "the client could not ask"
+        )
+
     async def _on_sampling(
         self, context: ClientRequestContext, params: types.CreateMessageRequestParams
     ) -> types.CreateMessageResult | types.CreateMessageResultWithTools | types.ErrorData:

@@ -117,7 +117,8 @@ class Target:
     url: str | None = None
     headers: Mapping[str, str] = field(default_factory=lambda: _frozen(None))
     mode: str = "auto"
-    """SDK connect mode: "auto" (discover, fall back to initialize), "legacy", or a modern version."""
+    """SDK connect mode: "auto" (discover, fall back to initialize), "legacy", or a modern version.
+    Over SSE "auto" is "legacy" (`connect_mode`)."""
     timeout: float = DEFAULT_TIMEOUT
     """Seconds per call; each progress notification restarts the clock."""
     call_limit: float | None = None
@@ -128,6 +129,9 @@ class Target:
     """Resolved secret values: masked wherever traffic or log text is published."""
     oauth: OAuthOptions | None = None
     """Sign-in settings of an http/sse server (None: discover everything)."""
+    log_level: str | None = None
+    """How much the server should log (app.mcp.log_level; None: never chosen). Changed on a live
+    connection with `set_log_level`, so it is no part of `same_connection`."""
 
     def __post_init__(self) -> None:
         # Freeze the mappings so a target can be shared between tasks without copies.
@@ -167,6 +171,14 @@ class Target:
 
     def __repr__(self) -> str:
         return f"Target({self.name!r}, {self.transport}: {self.describe()})"
+
+    @property
+    def connect_mode(self) -> str:
+        """The SDK connect mode: `mode`, except that "auto" over SSE is the legacy handshake
+        (2026-07-28 defines no SSE transport; app/mcp/legacy_sse.py)."""
+        from app.mcp.legacy_sse import connect_mode
+
+        return connect_mode(self.transport, self.mode)
 
     @property
     def has_authorization_header(self) -> bool:
@@ -259,6 +271,7 @@ def target_from_config(entry: Any, settings: Any, secret_store: Any) -> Target:
         roots=roots,
         secret_values=frozenset(resolved.secret_values),
         oauth=oauth,
+        log_level=getattr(settings, "log_level", None),
     )
 
 

@@ -38,10 +38,19 @@ def open_stdio(
 
 
 async def open_http(
-    target: Target, stack: AsyncExitStack, *, shared_client: Any, observer: Any, auth: Any
+    target: Target,
+    stack: AsyncExitStack,
+    *,
+    shared_client: Any,
+    observer: Any,
+    auth: Any,
+    on_client: Callable[[Any], Any] | None = None,
+    log: Callable[[str], None] | None = None,
 ) -> Any:
     """The Streamable HTTP (`type: http`) or legacy SSE transport of `target`, its HTTP client
-    drawing on `shared_client`'s pool and reporting to `observer` (an HttpObserver)."""
+    drawing on `shared_client`'s pool and reporting to `observer` (an HttpObserver).
+    `on_client` is handed the Streamable HTTP client (the session watch hooks into it); `log`
+    hears what the SSE transport has to say (a message the server refused)."""
     from app.mcp.http import connection_client
 
     t = target
@@ -52,15 +61,21 @@ async def open_http(
         http = await stack.enter_async_context(
             connection_client(shared_client, t.headers, observer, auth=auth)
         )
+        if on_client is not None:
+            on_client(http)
         return streamable_http_client(t.url or "", http_client=http)
-    from mcp.client.sse import sse_client
+    # Legacy SSE: a message the server refuses fails alone (app/mcp/legacy_sse.py).
+    from app.mcp.legacy_sse import Refusal, legacy_sse_client
 
-    return sse_client(
+    def refused(refusal: Refusal) -> None:
+        if log is not None:
+            log(refusal.describe())
+
+    return legacy_sse_client(
         t.url or "",
         headers=dict(t.headers),
         auth=auth,
-        # sse_client enters (and closes) the client this factory makes.
-        httpx_client_factory=lambda headers=None, timeout=None, auth=None: connection_client(
-            shared_client, t.headers, observer, auth=auth
-        ),
+        # The transport closes the client this makes.
+        make_client=lambda auth: connection_client(shared_client, t.headers, observer, auth=auth),
+        on_refusal=refused,
     )

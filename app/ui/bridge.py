@@ -2,28 +2,21 @@
 
 The engine (app/mcp) knows nothing of Qt: it calls a sink `Callable[[Event], None]`. The bridge is
 that sink, and matches the event classes of `app.mcp.events` (plain dataclasses and the
-`ConnectionState` enum: importing them costs nothing, the SDK is not behind them).
+`ConnectionState` enum; the SDK is not behind them). The event classes are imported on the first
+event, not with the window: defining their dataclasses is work the first paint does not need.
 """
 
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from app.mcp.events import (
-    CATALOG_KINDS,
-    CatalogChanged,
-    CatalogKind,
-    ConnectionState,
-    Event,
-    LogLine,
-    Progress,
-    ResourceUpdated,
-    SignInWaiting,
-    StateChanged,
-    Traffic,
-)
+from app.mcp.states import CATALOG_KINDS, CatalogKind, ConnectionState
+
+if TYPE_CHECKING:
+    from app.mcp.events import Event
 
 logger = logging.getLogger(__name__)
 
@@ -64,6 +57,7 @@ class EngineBridge(QObject):
         resource_updated(server, uri): a subscribed resource changed.
         sign_in_waiting(server, url): a sign-in page is open in the browser and the engine waits
             for the person (url: the page's address, for "Copy link").
+        task_updated(update): a tool call the server runs as a task changed (a `TaskUpdate`).
     """
 
     state_changed = Signal(str, str, str)
@@ -73,9 +67,21 @@ class EngineBridge(QObject):
     traffic_recorded = Signal(object)
     resource_updated = Signal(str, str)
     sign_in_waiting = Signal(str, str)
+    task_updated = Signal(object)
 
     def __call__(self, event: Event) -> None:
         """The engine sink: called for every event, on the loop's (GUI) thread or any other."""
+        from app.mcp.events import (  # imported once the engine runs (see the module's note)
+            CatalogChanged,
+            LogLine,
+            Progress,
+            ResourceUpdated,
+            SignInWaiting,
+            StateChanged,
+            TaskUpdate,
+            Traffic,
+        )
+
         try:
             match event:
                 case StateChanged():
@@ -95,6 +101,8 @@ class EngineBridge(QObject):
                     self.resource_updated.emit(event.server, event.uri)
                 case SignInWaiting():
                     self.sign_in_waiting.emit(event.server, event.url)
+                case TaskUpdate():
+                    self.task_updated.emit(event)
                 case _:
                     logger.debug("unhandled engine event %s", type(event).__name__)
         except RuntimeError:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
-from app.mcp.events import ConnectionState
+from app.mcp.states import ConnectionState
 from app.ui.bridge import EngineBridge
 
 if TYPE_CHECKING:
@@ -354,6 +354,23 @@ class DeskController(QObject):
             await conn.unsubscribe_resource(uri)
         self.subscription_changed.emit(name, uri, on)
 
+    # --- how much a server logs: a setting of its own, told to a connected server at once ------
+    def log_level(self, name: str) -> str | None:
+        """The level chosen for `name` (None: never chosen; the engine then asks for "info")."""
+        try:
+            return self.settings(name).log_level
+        except Exception:
+            return None
+
+    async def set_log_level(self, name: str, level: str) -> None:
+        """Keep `level` in the server's settings and apply it to its live connection (2025 era:
+        logging/setLevel; 2026-07-28: from its next request on); nothing is sent while offline."""
+        self.settings(name).log_level = level
+        self.save()
+        conn = self.connection(name)
+        if conn is not None:
+            await conn.set_log_level(level)
+
     async def _target(self, name: str) -> Target:
         from app.mcp.target import target_from_config
 
@@ -369,7 +386,7 @@ class DeskController(QObject):
         if self._needs_approval(name) and not self._running(name):
             # It waits its turn for the trust prompt (or the prompt is open): say so, not
             # "connecting…" — nothing runs until the person allows it.
-            from app.mcp.events import WAITING_FOR_APPROVAL
+            from app.mcp.states import WAITING_FOR_APPROVAL
 
             manager.report(name, ConnectionState.IDLE, WAITING_FOR_APPROVAL)
         if not await self.allowed_to_run(name):
@@ -610,7 +627,7 @@ class DeskController(QObject):
         says it waits for the person's approval; Connect asks again)."""
         if self.manager is None or self._running(name):
             return  # still running as it was approved before: its own events say so
-        from app.mcp.events import WAITING_FOR_APPROVAL
+        from app.mcp.states import WAITING_FOR_APPROVAL
 
         self.manager.report(name, ConnectionState.IDLE, WAITING_FOR_APPROVAL)
 

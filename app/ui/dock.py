@@ -6,6 +6,7 @@ developer has no use for JSON-RPC messages. It keeps its place (tab 1) either wa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, Qt, Signal, Slot
@@ -25,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.mcp.log_level import DEFAULT_LEVEL
 from app.ui.developer_mode import developer_mode
 from app.ui.elide import json_preview, preview
 from app.ui.models.history import HistoryEntry, HistoryModel
@@ -76,10 +78,13 @@ class BottomDock(QTabWidget):
     """Signals:
     history_selected(entry): a past call was selected (show its arguments and result).
     rerun_requested(entry): re-run a past call with the form prefilled.
+    server_log_level_chosen(server, level): the person chose how much a server sends (a setting
+        of that server; the controller keeps it and tells the server).
     """
 
     history_selected = Signal(object)
     rerun_requested = Signal(object)
+    server_log_level_chosen = Signal(str, str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -98,12 +103,24 @@ class BottomDock(QTabWidget):
         self.log_level.setAccessibleName(self.tr("Minimum level"))
         for level in LEVELS[:6]:  # the level's name is the data; the shown word is translated
             self.log_level.addItem(level_text(level), level)
+        # The other combo filters what is shown; this one is the selected server's own setting:
+        # how much it is asked to send at all (logging/setLevel, or the 2026 per-request level).
+        self.server_log_level = QComboBox()
+        self.server_log_level.setObjectName("serverLogLevel")
+        self.server_log_level.setAccessibleName(self.tr("How much the server sends"))
+        for level in LEVELS[:6]:
+            self.server_log_level.addItem(level_text(level), level)
+        self._level_of: Callable[[str], str | None] = lambda server: None
         clear = QPushButton(self.tr("Clear"))
         clear.clicked.connect(self.log_model.clear)
         bar.addWidget(plain_label(self.tr("Server:"), wrap=False))
         bar.addWidget(self.log_server)
         bar.addWidget(plain_label(self.tr("Level at least:"), wrap=False))
         bar.addWidget(self.log_level)
+        bar.addSpacing(12)
+        self.server_log_level_label = plain_label(self.tr("Server sends at least:"), wrap=False)
+        bar.addWidget(self.server_log_level_label)
+        bar.addWidget(self.server_log_level)
         bar.addStretch(1)
         bar.addWidget(clear)
         ll.addLayout(bar)
@@ -114,6 +131,9 @@ class BottomDock(QTabWidget):
         self.log_server.currentTextChanged.connect(
             lambda _: self.log_filter.set_server(self.log_server.server())
         )
+        self.log_server.currentIndexChanged.connect(lambda _: self._show_server_log_level())
+        self.server_log_level.activated.connect(self._server_log_level_chosen)
+        self._show_server_log_level()
         self.log_level.currentIndexChanged.connect(
             lambda _: self.log_filter.set_min_level(str(self.log_level.currentData() or "debug"))
         )
@@ -155,6 +175,35 @@ class BottomDock(QTabWidget):
         if not on and self.currentIndex() == index:
             self.setCurrentWidget(self._log_page)
         self.setTabVisible(index, on)
+
+    def set_log_level_source(self, level_of: Callable[[str], str | None]) -> None:
+        """Where the dock reads a server's chosen log level (None: never chosen, shown as "info",
+        what the engine asks for then)."""
+        self._level_of = level_of
+        self._show_server_log_level()
+
+    def _show_server_log_level(self) -> None:
+        server = self.log_server.server()
+        combo = self.server_log_level
+        combo.setEnabled(server is not None)
+        self.server_log_level_label.setEnabled(server is not None)
+        if server is None:
+            combo.setToolTip(self.tr("Choose a server to set how much it sends"))
+            combo.setCurrentIndex(combo.findData(DEFAULT_LEVEL))
+            return
+        combo.setToolTip(
+            self.tr("How much “%1” is asked to send to the log; kept with its settings").replace(
+                "%1", visible_line(server)
+            )
+        )
+        level = self._level_of(server) or DEFAULT_LEVEL
+        combo.setCurrentIndex(max(0, combo.findData(level)))
+
+    @Slot(int)
+    def _server_log_level_chosen(self, index: int) -> None:
+        server, level = self.log_server.server(), self.server_log_level.itemData(index)
+        if server is not None and isinstance(level, str):
+            self.server_log_level_chosen.emit(server, level)
 
     def messages_tab_shown(self) -> bool:
         return self.isTabVisible(self.indexOf(self._traffic_page))
@@ -240,6 +289,7 @@ class BottomDock(QTabWidget):
     def set_servers(self, names: list[str]) -> None:
         self._servers = list(names)
         self.log_server.set_servers(names)
+        self._show_server_log_level()  # its signals were blocked: the selected server may be gone
         if "traffic" in self._built:
             self.traffic_server.set_servers(names)
         if "history" in self._built:

@@ -205,6 +205,8 @@ REASON_DEPTH = 4
 
 CORE_WORD_MODULES = (
     "app.mcp.auth",
+    "app.mcp.legacy_sse",
+    "app.mcp.session_recovery",
     "app.registry.client",
     "app.registry.convert",
     "app.bundles.archive",

@@ -52,7 +52,7 @@ def preload_core() -> None:
     bench/bench_ui.py calls this too, so it measures the order `run_gui` uses.
     """
     import app.config.store
-    import app.mcp.events  # noqa: F401  (the controller's and the bridge's state enum and events)
+    import app.mcp.states  # noqa: F401  (the server rows' states; the events come with the engine)
 
 
 def run_gui(argv: list[str]) -> int:
@@ -65,6 +65,9 @@ def run_gui(argv: list[str]) -> int:
     from app.crashreport import install as install_crash_reports
 
     install_crash_reports()  # before Qt: PySide6 hands a slot's exception to sys.excepthook
+    from app.logfile import install as install_log_file  # h13-life: Help → "Open the log file"
+
+    install_log_file()
     preload_core()
 
     import PySide6
@@ -110,6 +113,9 @@ def run_gui(argv: list[str]) -> int:
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     install_asyncgen_hooks(loop)
+    from app.ui.crash_dialog import install as install_crash_dialog  # h13-life
+
+    install_crash_dialog(app, loop)  # a crash report (also of the loop's unhandled errors): a dialog
     quitting.attach(loop)
     try:
         with loop:
@@ -178,6 +184,9 @@ async def _main(
         if instance is not None:
             instance.received.connect(opener.received)
         opener.add(list(args.open))
+        from app.ui.file_open import file_opens  # h13-life: macOS sends files and links as events
+
+        file_opens(app).deliver_to(opener.received)  # the window comes to the front, then opens
     if headless:
         smoking = asyncio.ensure_future(smoke(window, controller, args, connecting))
         asked = asyncio.ensure_future(quitting.requested.wait())
@@ -276,6 +285,10 @@ async def smoke(
     results = await asyncio.gather(*(settle(n) for n in names))
     for name, text in results:
         print(f"{name}: {text}", flush=True)
+    # h13-bundle: the demo server answers a tool call too (a frozen app's check that it can run
+    # itself as a server, and the SDK's client and server are both in the bundle).
+    if not await smoke_call(controller, dict(results)):
+        return 1
     if args.screenshot:
         if names and not window.current_server():
             window.servers.select(names[0])
@@ -285,3 +298,26 @@ async def smoke(
             print(f"could not save {args.screenshot}", file=sys.stderr)
             return 1
     return 0 if window.isVisible() else 1
+
+
+SMOKE_MESSAGE = "hello from the smoke test"
+
+
+async def smoke_call(controller: Any, results: dict[str, str]) -> bool:
+    """Call the demo server's echo tool when the demo is configured; False when that fails."""
+    from app.config.store import DEMO_NAME
+
+    if DEMO_NAME not in results:
+        return True  # a config without the demo: nothing of ours to call
+    conn = controller.connection(DEMO_NAME)
+    if conn is None or not results[DEMO_NAME].startswith("ready"):
+        return False  # its line above says why
+    try:
+        answer = await asyncio.wait_for(conn.call_tool("echo", {"message": SMOKE_MESSAGE}), 30)
+    except Exception as exc:
+        print(f"{DEMO_NAME}: echo failed: {exc}", flush=True)
+        return False
+    text = answer.text()
+    ok = not answer.is_error and text == SMOKE_MESSAGE
+    print(f"{DEMO_NAME}: echo {'answered' if ok else 'gave'} {text!r}", flush=True)
+    return ok

@@ -98,6 +98,10 @@ class WindowMenus(QObject):
         w.guide_action.setObjectName("welcomeGuideAction")
         w.guide_action.triggered.connect(w.show_guide)
         h.addAction(w.guide_action)
+        # h13-life: the log file and its folder (crash reports), for a person asked to send them.
+        from app.ui.help_actions import add_log_actions
+
+        add_log_actions(w, h)
 
     @Slot()
     def link_actions(self) -> None:

@@ -153,15 +153,22 @@ class GuiHandlers:
     async def _elicit_url(self, server: str, request: Any) -> Any:
         h = _responses()
         url = str(request.url or "")
+        text = (
+            QCoreApplication.translate("ServerRequests", "The server “%1” says:").replace("%1", server)
+            + f"\n{request.message}\n\n"
+            + QCoreApplication.translate("ServerRequests", "It wants to open this address:")
+            + f"\n{url}"
+        )
+        if getattr(request, "then_retry", False):  # a page a request's answer named (-32042)
+            text += "\n\n" + QCoreApplication.translate(
+                "ServerRequests", "Once you are done there, MCP Desk runs the request again by itself."
+            )
         ok, _ = await ask(
             self.parent,
             QCoreApplication.translate("ServerRequests", "%1 asks you to open a web page").replace(
                 "%1", server
             ),
-            QCoreApplication.translate("ServerRequests", "The server “%1” says:").replace("%1", server)
-            + f"\n{request.message}\n\n"
-            + QCoreApplication.translate("ServerRequests", "It wants to open this address:")
-            + f"\n{url}",
+            text,
             yes=QCoreApplication.translate("ServerRequests", "Open in browser"),
             no=QCoreApplication.translate("ServerRequests", "Decline"),
         )

@@ -656,6 +656,12 @@ class ResultView(QWidget):
             text = self.tr("Cancelled.")
         self._set_status(text, "cancelled")
 
+    def show_left_running(self) -> None:
+        """The person left a task running on the server: neutral, its result comes later."""
+        self.clear()
+        text = self.tr("Left running on the server: its result will be in the History when it ends.")
+        self._set_status(text, "cancelled")
+
     def show_entry(self, entry: HistoryEntry) -> None:
         """A past call from the History, shown as it ended (a draft has no answer to show)."""
         if entry.draft:

@@ -349,6 +349,10 @@ class ToolPanel(QWidget):
         row.addWidget(self.progress_text)
         row.addStretch(0)
         top_lay.addLayout(row)
+        from app.ui.task_view import TaskView
+
+        self.tasks = TaskView()  # a call the server runs as a task, and tasks left running
+        top_lay.addWidget(self.tasks)
         self.splitter.addWidget(top)
         self.result = ResultView()
         self.splitter.addWidget(self.result)

@@ -1,6 +1,10 @@
 """Running a tool from its form: the destructive-tool question, the call, its history row, its
 progress and cancelling — one call at a time, owned here rather than by the window.
 
+A call the server runs as a task shows in the tool panel's task view (app/ui/task_view.py) with
+the server's status message: Cancel asks the server to stop it, "Leave it running" frees the form
+while the engine follows the task; its result then lands in the call's History row.
+
 The window wires it (Run, Ctrl+Enter, Escape, History's re-run) and keeps `call_finished`; this
 object holds the running call's task and id and speaks to the tool panel and the history model.
 """
@@ -16,7 +20,9 @@ from PySide6.QtCore import QObject, Slot
 from app.ui.wording import fill
 
 if TYPE_CHECKING:
+    from app.mcp.tasks_events import TaskUpdate
     from app.ui.models.history import HistoryEntry
+    from app.ui.task_view import TaskView
     from app.ui.window import MainWindow
 
 
@@ -27,6 +33,11 @@ class ToolRunner(QObject):
         self.task: asyncio.Task[Any] | None = None
         self.call_id: str | None = None  # the running call's progress token
         self.call_server: str | None = None
+        self.left_running: dict[str, tuple[str, HistoryEntry]] = {}
+        """call_id -> (server, History row) of tasks the person left running, until they end."""
+        self._task_view: TaskView | None = None
+        self._finished_entries: dict[str, HistoryEntry] = {}
+        window.controller.bridge.task_updated.connect(self.on_task)
 
     def running(self) -> bool:
         return self.task is not None and not self.task.done()
@@ -64,12 +75,14 @@ class ToolRunner(QObject):
         asks = is_destructive(tool) and not w.controller.is_trusted(server, tool.name)
         if asks and not await self._confirm(server, tool.name):
             return
+        from app.mcp.tasks import TaskLeftRunning
         from app.ui.models.history import HistoryEntry
 
+        self._watch_tasks()
         conn = w.controller.connection(server)
         entry = HistoryEntry(server, tool.name, arguments if isinstance(arguments, dict) else {})
         w.bottom.history_model.add(entry)
-        self.call_id = os.urandom(8).hex()  # uuid would cost ~9 ms of start-up to import
+        call_id = self.call_id = os.urandom(8).hex()  # uuid would cost ~9 ms of start-up to import
         self.call_server = server
         panel.set_running(True)
         loop = asyncio.get_running_loop()
@@ -77,11 +90,14 @@ class ToolRunner(QObject):
         try:
             if conn is None:
                 raise RuntimeError(fill(self.tr("%1 is not connected"), server))
-            result = await conn.call_tool(tool.name, entry.arguments, call_id=self.call_id)
+            result = await conn.call_tool(tool.name, entry.arguments, call_id=call_id)
         except asyncio.CancelledError:
             entry.mark_cancelled()  # a neutral outcome, not a failure
             panel.result.show_cancelled(loop.time() - started)
             raise
+        except TaskLeftRunning:
+            self.left_running[call_id] = (server, entry)  # its end comes as a TaskUpdate
+            panel.result.show_left_running()
         except Exception as exc:
             entry.failure = str(exc) or type(exc).__name__
             panel.result.show_failure(entry.failure, loop.time() - started)
@@ -127,6 +143,54 @@ class ToolRunner(QObject):
         panel = self.window.built_tool_panel()
         if call_id == self.call_id and panel is not None:
             panel.set_progress(progress, total, message)
+
+    # --- tasks -------------------------------------------------------------------------------
+    def _watch_tasks(self) -> None:
+        if self._task_view is None:
+            view = self._task_view = self.window.tool_panel.tasks
+            view.cancel_requested.connect(self.cancel_task)
+            view.leave_requested.connect(self.leave_task)
+            view.result_requested.connect(self.show_task_result)
+
+    @Slot(object)
+    def on_task(self, update: TaskUpdate) -> None:
+        """The engine says something about a task: ours (the running call, or one left running)."""
+        mine = update.call_id == self.call_id or update.call_id in self.left_running
+        if not mine or self._task_view is None:
+            return
+        self._task_view.show_update(update)
+        if update.finished and update.call_id in self.left_running:
+            _server, entry = self.left_running.pop(update.call_id)
+            if update.status == "completed" and update.result is not None:
+                entry.result = update.result
+            elif update.status == "cancelled":
+                entry.mark_cancelled()
+            else:
+                entry.failure = update.failure or update.message or update.status
+            self.window.bottom.history_model.entry_updated(entry)
+            self._finished_entries[update.call_id] = entry
+
+    @Slot(str)
+    def cancel_task(self, call_id: str) -> None:
+        if call_id == self.call_id:
+            self.cancel()  # the awaited call: cancelling it cancels the task on the server
+            return
+        server = self.left_running.get(call_id, (None, None))[0]
+        conn = self.window.controller.connection(server) if server else None
+        if conn is not None:
+            self.window.controller.spawn(conn.cancel_task(call_id))
+
+    @Slot(str)
+    def leave_task(self, call_id: str) -> None:
+        conn = self.window.controller.connection(self.call_server or "")
+        if call_id == self.call_id and conn is not None:
+            conn.tasks.leave_running(call_id)
+
+    @Slot(str)
+    def show_task_result(self, call_id: str) -> None:
+        entry = self._finished_entries.get(call_id)
+        if entry is not None:
+            self.window.tool_panel.result.show_entry(entry)
 
     @Slot(object)
     def show_history(self, entry: HistoryEntry) -> None:

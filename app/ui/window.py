@@ -480,6 +480,12 @@ class MainWindow(QMainWindow):
             b = self._bottom = BottomDock()
             b.history_selected.connect(self.runner.show_history)
             b.rerun_requested.connect(self.runner.rerun_history)
+            b.set_log_level_source(self.controller.log_level)  # h12-elicit: the server's log level
+            b.server_log_level_chosen.connect(
+                lambda server, level: self.controller.spawn(
+                    self.controller.set_log_level(server, level), self._show_error
+                )
+            )
             b.set_servers(self.server_model.names())
             old = self.dock.widget()
             self.dock.setWidget(b)

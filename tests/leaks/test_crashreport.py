@@ -23,7 +23,7 @@ SECRET = 'crash-secret-4711"& +zz'
 
 
 def reports(data_dir: Path) -> list[Path]:
-    return sorted((data_dir / "crash-reports").glob("crash-*.txt"))
+    return sorted((data_dir / "logs" / "crash-reports").glob("crash-*.txt"))  # the log folder
 
 
 def boom(message: str) -> BaseException:
@@ -40,7 +40,9 @@ def test_a_report_has_traceback_versions_and_log_tail_and_masks_every_spelling(t
     )
     exc = boom(f"failed with {SECRET} and {json.dumps(SECRET)} and {quote(SECRET, safe='')}")
     path = crashreport.write_report(type(exc), exc, exc.__traceback__, "a test")
-    assert path is not None and path.parent == Path(os.environ["MCP_DESK_DATA_DIR"]) / "crash-reports"
+    # In the log folder, which is under the data folder when only that one is moved (conftest).
+    assert path is not None
+    assert path.parent == Path(os.environ["MCP_DESK_DATA_DIR"]) / "logs" / "crash-reports"
     text = path.read_text(encoding="utf-8")
     assert "Traceback" in text and "def boom" not in text and "in boom" in text
     assert "MCP Desk 0." in text and "Python 3." in text and "where: a test" in text

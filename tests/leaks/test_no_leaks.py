@@ -387,7 +387,7 @@ def drive_children(s: Scene) -> None:
 
 
 def crash_reports(s: Scene) -> list[Path]:
-    return sorted((s.data_dir / "crash-reports").glob("crash-*.txt"))
+    return sorted((s.data_dir / "logs" / "crash-reports").glob("crash-*.txt"))
 
 
 # ---------------------------------------------------------------------------------------- test

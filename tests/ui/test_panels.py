@@ -134,10 +134,12 @@ def test_smoke_test_command(tmp_path: Path) -> None:
         env=env,
     )
     assert out.returncode == 0, out.stderr
-    lines = sorted(out.stdout.strip().splitlines())
-    assert len(lines) == 2, lines  # the disabled server is not connected, so not reported
-    assert lines[0].startswith("broken: failed: "), lines
-    assert lines[1].startswith("demo: ready, ") and lines[1].endswith(" tools"), lines
+    lines = out.stdout.strip().splitlines()
+    assert len(lines) == 3, lines  # the disabled server is not connected, so not reported
+    broken, demo_line = sorted(lines[:2])
+    assert broken.startswith("broken: failed: "), lines
+    assert demo_line.startswith("demo: ready, ") and demo_line.endswith(" tools"), lines
+    assert lines[2] == "demo: echo answered 'hello from the smoke test'", lines  # a tool call, last
     assert shot.stat().st_size > 10_000
     # The offscreen plugin's resize chatter is not shown to the person running the command.
     assert "propagateSizeHints" not in out.stderr, out.stderr

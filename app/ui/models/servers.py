@@ -19,7 +19,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QIcon
 
-from app.mcp.events import WAITING_FOR_APPROVAL, WAITING_FOR_BROWSER, ConnectionState
+from app.mcp.states import WAITING_FOR_APPROVAL, WAITING_FOR_BROWSER, ConnectionState
 from app.ui.i18n import translate_reason
 from app.ui.safe_text import plain_tooltip, visible_line
 from app.ui.theme import state_colour

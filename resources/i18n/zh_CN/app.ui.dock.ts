@@ -8,6 +8,10 @@
         <translation>最低级别</translation>
     </message>
     <message>
+        <source>How much the server sends</source>
+        <translation>服务器发送多少日志</translation>
+    </message>
+    <message>
         <source>Clear</source>
         <translation>清空</translation>
     </message>
@@ -18,6 +22,10 @@
     <message>
         <source>Level at least:</source>
         <translation>最低级别：</translation>
+    </message>
+    <message>
+        <source>Server sends at least:</source>
+        <translation>服务器发送的最低级别：</translation>
     </message>
     <message>
         <source>Log</source>
@@ -34,6 +42,14 @@
     <message>
         <source>History</source>
         <translation>历史</translation>
+    </message>
+    <message>
+        <source>Choose a server to set how much it sends</source>
+        <translation>先选择一个服务器，再设置它发送多少日志</translation>
+    </message>
+    <message>
+        <source>How much “%1” is asked to send to the log; kept with its settings</source>
+        <translation>要求“%1”向活动日志发送多少内容；随该服务器的设置一起保存</translation>
     </message>
     <message>
         <source>Copy message</source>

@@ -51,6 +51,10 @@
         <translation>%1 向你询问信息</translation>
     </message>
     <message>
+        <source>Once you are done there, MCP Desk runs the request again by itself.</source>
+        <translation>你在该网页上完成后，MCP Desk 会自动重新发送这个请求。</translation>
+    </message>
+    <message>
         <source>%1 asks you to open a web page</source>
         <translation>%1 请你打开一个网页</translation>
     </message>

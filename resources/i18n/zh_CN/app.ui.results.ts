@@ -98,6 +98,10 @@
         <translation>已取消。</translation>
     </message>
     <message>
+        <source>Left running on the server: its result will be in the History when it ends.</source>
+        <translation>已留在服务器上继续运行：结束后结果会出现在“历史”中。</translation>
+    </message>
+    <message>
         <source>The tool reported a problem (after %1 s):</source>
         <translation>工具报告了错误（%1 秒后）：</translation>
     </message>
