@@ -6,15 +6,12 @@ from __future__ import annotations
 import itertools
 import json
 import logging
-import math
 import re
 import time
 from typing import Any, cast
 
-import anyio
 import mcp_types as types
 from mcp.shared.exceptions import MCPError
-from pydantic import TypeAdapter
 
 from app.mcp.catalog import ToolInfo
 from app.mcp.catalog_sync import CatalogSync
@@ -43,13 +40,6 @@ HEADER_MISMATCH = -32020
 
 _CALL_RESULT = CALL_RESULT  # 2026-07-28: the answer may be a task (the tasks extension)
 
-_PROMPT_RESULT: TypeAdapter[types.GetPromptResult | types.InputRequiredResult] = TypeAdapter(
-    types.GetPromptResult | types.InputRequiredResult
-)
-
-_READ_RESULT: TypeAdapter[types.ReadResourceResult | types.InputRequiredResult] = TypeAdapter(
-    types.ReadResourceResult | types.InputRequiredResult
-)
 
 _UNKNOWN_TOOL = re.compile(
     r"unknown tool|tool[^.]{0,80}not found|no such tool|tool[^.]{0,80}does not exist", re.I
@@ -110,13 +100,11 @@ class Calls(CatalogSync, PersonRequests):
     ) -> ToolCallResult:
         client = self._require_client()
         session = client.session
-        limit = timeout if timeout is not None else self.target.timeout
         started = time.perf_counter()
-        scope = anyio.CancelScope(deadline=math.inf if self._people_waiting else anyio.current_time() + limit)
+        clock = self._new_clock(timeout)
 
         async def on_progress(progress: float, total: float | None, message: str | None) -> None:
-            if not self._people_waiting:
-                scope.deadline = anyio.current_time() + limit  # progress means it is alive: restart the clock
+            clock.alive()  # progress means it is alive: restart the clock (up to its cap)
             said = self._mask(message) if message else message  # a server's words may repeat a key
             self._emit(Progress(self.name, call_id, progress, total, said))
 
@@ -137,23 +125,27 @@ class Calls(CatalogSync, PersonRequests):
 
         tool = self.catalog.tools.get(name)  # tasks: app/mcp/tasks.py (its rule: `plan`)
         as_task = plan(name, tool.raw if tool else None, self.capabilities, self._modern) == "task"
-        self._call_clocks[scope] = limit
-        try:
-            with scope, self._failures(f"calling {name}"):
-                if as_task:  # 2025-11-25: a CreateTaskResult is no CallToolResult, so sent raw
-                    first = await self._raw_request("tools/call", call_params(name, arguments))
-                else:
-                    first = await self._drive_input_required(await send(None, None), send)
-                task = task_of(first, self._modern)
-                if task is not None:  # no overall timeout for a task: each of its requests has one
-                    self._call_clocks[scope] = scope.deadline = math.inf
-                    return await self._follow_task(name, call_id, task, limit, started)
-                final = as_call_result(first)
-        finally:
-            del self._call_clocks[scope]
-        if scope.cancelled_caught:
+        limit = clock.limit
+        with self._clocked(clock), self._failures(f"calling {name}"):
+            if as_task:  # 2025-11-25: a CreateTaskResult is no CallToolResult, so sent raw
+                first = await self._raw_request("tools/call", call_params(name, arguments))
+            else:
+                first = await self._drive_input_required(await send(None, None), send)
+            task = task_of(first, self._modern)
+            if task is not None:  # no overall timeout for a task: each of its requests has one
+                clock.unlimited()
+                return await self._follow_task(name, call_id, task, limit, started)
+            final = as_call_result(first)
+        if clock.scope.cancelled_caught:
+            if clock.capped:
+                raise CallTimedOut(
+                    f"{name} did not finish within {clock.cap:g} s, the longest a call may run"
+                    " (the server was asked to stop)",
+                    REQUEST_TIMEOUT,
+                )
             raise CallTimedOut(
-                f"{name} did not answer within {limit:g} s (the server was asked to stop)", REQUEST_TIMEOUT
+                f"{name} did not answer within {clock.limit:g} s (the server was asked to stop)",
+                REQUEST_TIMEOUT,
             )
         elapsed = time.perf_counter() - started
         return self._to_result(name, final, elapsed)
@@ -220,36 +212,27 @@ class Calls(CatalogSync, PersonRequests):
         )
 
     async def read_resource(self, uri: str) -> dict[str, Any]:
-        """resources/read; returns the result dict (`contents`: text or blob entries)."""
-        session = self._require_client().session
+        """resources/read; returns the result dict (`contents`: text or blob entries).
 
-        async def send(responses: Any, state: str | None) -> Any:
-            request = types.ReadResourceRequest(
-                params=types.ReadResourceRequestParams(
-                    uri=uri, input_responses=responses, request_state=state
-                )
-            )
-            return await session.send_request(request, _READ_RESULT)
-
+        The SDK's `Client.read_resource` answers a 2026-07-28 server's input-required rounds
+        itself (through our elicitation/sampling callbacks); the clock stops while the person
+        answers."""
+        client = self._require_client()
         with self._failures(f"reading {uri}"):
-            result = await self._timed(self._drive_input_required(await self._timed(send(None, None)), send))
-        return self._masked(_dump(result))  # type: ignore[no-any-return]
+            result = await self._timed_for_the_server(client.read_resource(uri), f"reading {uri}")
+        masked: dict[str, Any] = self._masked(_dump(result))
+        return masked
 
     async def get_prompt(self, name: str, arguments: dict[str, str] | None = None) -> dict[str, Any]:
-        """prompts/get; returns the result dict (`description`, `messages`)."""
-        session = self._require_client().session
-
-        async def send(responses: Any, state: str | None) -> Any:
-            request = types.GetPromptRequest(
-                params=types.GetPromptRequestParams(
-                    name=name, arguments=arguments, input_responses=responses, request_state=state
-                )
-            )
-            return await session.send_request(request, _PROMPT_RESULT)
-
+        """prompts/get; returns the result dict (`description`, `messages`), input-required
+        rounds answered by the SDK's `Client.get_prompt` as for `read_resource`."""
+        client = self._require_client()
         with self._failures(f"getting prompt {name}"):
-            result = await self._timed(self._drive_input_required(await self._timed(send(None, None)), send))
-        return self._masked(_dump(result))  # type: ignore[no-any-return]
+            result = await self._timed_for_the_server(
+                client.get_prompt(name, arguments), f"getting prompt {name}"
+            )
+        masked: dict[str, Any] = self._masked(_dump(result))
+        return masked
 
     async def complete(
         self,

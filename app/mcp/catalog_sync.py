@@ -14,6 +14,7 @@ from mcp.client.subscriptions import ListenNotSupportedError, SubscriptionLost
 from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
+from app.mcp import sdk_private
 from app.mcp.catalog import ToolInfo, add_entry, duplicates
 from app.mcp.connection_base import ConnectionCore
 from app.mcp.events import CATALOG_KINDS, CatalogChanged, CatalogDiff, CatalogKind, ResourceUpdated
@@ -170,7 +171,9 @@ class CatalogSync(ConnectionCore):
                 # x-mcp-header annotations and mirrors valid ones into HTTP headers on calls).
                 parsed = self._parse_tools_page(page)
                 complete = cursor is None and next_cursor is None
-                kept = {t.name for t in session._absorb_tool_listing(parsed, complete=complete).tools}
+                kept = {
+                    t.name for t in sdk_private.absorb_tool_listing(session, parsed, complete=complete).tools
+                }
                 items = [i for i in items if isinstance(i, dict) and i.get("name") in kept]
             for item in items:
                 if isinstance(item, dict):
@@ -200,13 +203,7 @@ class CatalogSync(ConnectionCore):
     async def _raw_request(self, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
         """Send a request through the session (its per-era stamp included) and return the raw
         result dict, without the SDK's typed parsing."""
-        session = self._require_client().session
-        data: dict[str, Any] = {"method": method}
-        if params:
-            data["params"] = params
-        opts: Any = {}
-        session._stamp(data, opts)
-        return await session._dispatcher.send_raw_request(method, data.get("params"), opts)
+        return await sdk_private.send_raw(self._require_client().session, method, params)
 
     def _mark_dirty(self, *kinds: CatalogKind) -> None:
         self._dirty.update(kinds)
@@ -336,7 +333,7 @@ class CatalogSync(ConnectionCore):
         elif isinstance(event, ResourcesListChanged):
             self._mark_dirty("resources", "resource_templates")
         elif isinstance(event, SdkResourceUpdated):
-            self._emit(ResourceUpdated(self.name, str(event.uri)))
+            self._resource_updated(str(event.uri))
 
     async def _on_message(self, message: Any) -> None:
         if isinstance(message, Exception):
@@ -353,7 +350,15 @@ class CatalogSync(ConnectionCore):
             self.url_steps.completed(root.params.elicitation_id)
         elif isinstance(root, types.ResourceUpdatedNotification) and not self._modern:
             # On 2026-07-28 the listen stream delivers the same event; the tee copy is skipped.
-            self._emit(ResourceUpdated(self.name, str(root.params.uri)))
+            self._resource_updated(str(root.params.uri))
+
+    def _resource_updated(self, uri: str) -> None:
+        """Publish a resource change only for a URI we follow: a server that announces changes
+        nobody subscribed to (or after an unsubscribe) must not make the window re-read them."""
+        if uri in self._subscribed:
+            self._emit(ResourceUpdated(self.name, uri))
+        else:
+            logger.debug("%s: ignoring an update of %s (not subscribed)", self.name, uri)
 
     async def subscribe_resource(self, uri: str) -> None:
         """Get `ResourceUpdated` events for `uri` (resources/subscribe, or listen on 2026-07-28).

@@ -12,6 +12,7 @@ from typing import Any
 import httpx2
 
 from app.mcp.deep import guard_response
+from app.mcp.sdk_private import http_pool
 
 CONNECT_TIMEOUT = 30.0
 READ_TIMEOUT = 300.0  # a server may hold a response stream open a long time
@@ -29,7 +30,7 @@ class _BorrowedPool(httpx2.AsyncBaseTransport):
         self._shared = shared
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        pool: httpx2.AsyncBaseTransport = self._shared._transport  # the shared client's own pool
+        pool: httpx2.AsyncBaseTransport = http_pool(self._shared)  # the shared client's own pool
         return await pool.handle_async_request(request)
 
     async def aclose(self) -> None:

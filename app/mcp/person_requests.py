@@ -8,6 +8,7 @@ import math
 import os
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -15,21 +16,87 @@ import anyio
 import mcp_types as types
 from mcp.client.session import ClientRequestContext
 
+from app.mcp import sdk_private
 from app.mcp.connection_base import ConnectionCore, _dump
 from app.mcp.events import ConnectionState
 from app.mcp.handlers import ElicitationRequest, SamplingRequest, schema_defaults
+from app.mcp.results import REQUEST_TIMEOUT, CallTimedOut
 from app.mcp.target import Target
 
 logger = logging.getLogger(__name__)
 
 _R = TypeVar("_R")
 
+DEFAULT_CALL_LIMIT = 3600.0
+"""The longest a call may run in all when the server's settings name no `call_limit`: progress
+restarts a call's timeout, and a server that reports progress forever is stopped after an hour
+(a long job that reports progress, a build or a crawl, fits; never less than the timeout)."""
+
+
+def longest_call(target: Target, timeout: float) -> float:
+    """The cap of a call with this `timeout` to `target`."""
+    cap = target.call_limit if target.call_limit is not None else DEFAULT_CALL_LIMIT
+    return max(cap, timeout)
+
+
+@dataclass(eq=False, slots=True)
+class CallClock:
+    """The timeout of one request in flight.
+
+    It runs out after `limit` seconds without a sign of life (progress restarts it), and in any
+    case at `cap` seconds after the start: a server that reports progress forever is still
+    stopped. Time a person spends answering the server (a form, a sampling request, a sign-in)
+    counts for neither: the clock is paused meanwhile and then starts afresh."""
+
+    scope: anyio.CancelScope
+    limit: float
+    cap: float
+    cap_at: float
+    paused_at: float | None = None
+
+    @classmethod
+    def start(cls, limit: float, cap: float, *, paused: bool) -> CallClock:
+        now = anyio.current_time()
+        clock = cls(anyio.CancelScope(), limit, cap, now + cap)
+        if paused:
+            clock.pause()
+        else:
+            clock.scope.deadline = min(now + limit, clock.cap_at)
+        return clock
+
+    def alive(self) -> None:
+        """The server said something about the request (progress): restart the clock."""
+        if self.paused_at is None:
+            self.scope.deadline = min(anyio.current_time() + self.limit, self.cap_at)
+
+    def pause(self) -> None:
+        self.paused_at = anyio.current_time()
+        self.scope.deadline = math.inf
+
+    def resume(self) -> None:
+        now = anyio.current_time()
+        if self.paused_at is not None:
+            self.cap_at += now - self.paused_at
+            self.paused_at = None
+        self.scope.deadline = min(now + self.limit, self.cap_at)
+
+    def unlimited(self) -> None:
+        """No timeout any more (a call the server runs as a task: each of its own requests is
+        timed); a person answering meanwhile does not start it again."""
+        self.limit = self.cap_at = math.inf
+        self.scope.deadline = math.inf
+
+    @property
+    def capped(self) -> bool:
+        """True when it ran out at the cap rather than for want of a sign of life."""
+        return self.scope.cancelled_caught and anyio.current_time() >= self.cap_at
+
 
 class PersonRequests(ConnectionCore):
     """Answers the server's requests to the person through `self.handlers`."""
 
     _roots: tuple[str, ...]
-    _call_clocks: dict[anyio.CancelScope, float]
+    _call_clocks: set[CallClock]
     _people_waiting: int
 
     async def _on_elicit(
@@ -103,16 +170,42 @@ class PersonRequests(ConnectionCore):
         of the calls in flight while a handler waits, and give them a fresh budget after."""
         self._people_waiting += 1
         if self._people_waiting == 1:
-            for scope in self._call_clocks:
-                scope.deadline = math.inf
+            for clock in self._call_clocks:
+                clock.pause()
         try:
             yield
         finally:
             self._people_waiting -= 1
             if not self._people_waiting:
-                now = anyio.current_time()
-                for scope, limit in self._call_clocks.items():
-                    scope.deadline = now + limit
+                for clock in self._call_clocks:
+                    clock.resume()
+
+    def _new_clock(self, timeout: float | None = None) -> CallClock:
+        """A CallClock for one request: the target's timeout (or `timeout`), capped at its
+        call limit, paused from the start if a person is answering the server now."""
+        limit = timeout if timeout is not None else self.target.timeout
+        return CallClock.start(limit, longest_call(self.target, limit), paused=bool(self._people_waiting))
+
+    @contextmanager
+    def _clocked(self, clock: CallClock) -> Iterator[None]:
+        """Run the block under `clock` (paused while a person answers the server); after it,
+        `clock.scope.cancelled_caught` says it ran out."""
+        self._call_clocks.add(clock)
+        try:
+            with clock.scope:
+                yield
+        finally:
+            self._call_clocks.discard(clock)
+
+    async def _timed_for_the_server(self, awaitable: Awaitable[_R], what: str) -> _R:
+        """Await a request that may ask the person something (elicitation, sampling, or a
+        2026-07-28 input-required round) under a paused-while-they-answer CallClock."""
+        clock = self._new_clock()
+        with self._clocked(clock):
+            return await awaitable
+        if clock.capped:
+            raise CallTimedOut(f"{what} did not finish within {clock.cap:g} s", REQUEST_TIMEOUT)
+        raise CallTimedOut(f"no answer within {clock.limit:g} s", REQUEST_TIMEOUT)
 
     async def _on_list_roots(self, context: ClientRequestContext) -> types.ListRootsResult | types.ErrorData:
         roots = [
@@ -144,8 +237,6 @@ class PersonRequests(ConnectionCore):
         """2026-07-28 servers ask for input inside results; answer through the same callbacks."""
         if not isinstance(first, types.InputRequiredResult):
             return first
-        from mcp.client._input_required import run_input_required_driver
-
         session = self._require_client().session
 
         async def dispatch(key: str, req: types.InputRequest) -> types.InputResponse | types.ErrorData:
@@ -154,7 +245,7 @@ class PersonRequests(ConnectionCore):
             )
             return await session.dispatch_input_request(ctx, req)
 
-        return await run_input_required_driver(first, dispatch=dispatch, retry=retry)
+        return await sdk_private.run_input_required(first, dispatch=dispatch, retry=retry)
 
 
 def _file_uri(root: str) -> str:

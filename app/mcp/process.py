@@ -360,12 +360,10 @@ async def release(server: ServerProcess, timeout: float = TERM_GRACE) -> None:
     with anyio.move_on_after(timeout), suppress(Exception):
         await process.aclose()
     # Close the asyncio subprocess transport even if aclose() gave up: left open it warns at
-    # garbage collection. Nothing public reaches it, hence the attribute walk.
-    transport = getattr(getattr(process, "_process", None), "_transport", None)
-    close = getattr(transport, "close", None)
-    if callable(close):
-        with suppress(Exception):
-            close()
+    # garbage collection. Nothing public reaches it (app/mcp/sdk_private.py).
+    from app.mcp.sdk_private import close_process_transport
+
+    close_process_transport(process)
     if process.returncode is not None:  # asyncio has its status: from here a dead pid is not ours
         proctree.remove_leader(process.pid)
     if server.reaper is not None:

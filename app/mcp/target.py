@@ -121,6 +121,9 @@ class Target:
     Over SSE "auto" is "legacy" (`connect_mode`)."""
     timeout: float = DEFAULT_TIMEOUT
     """Seconds per call; each progress notification restarts the clock."""
+    call_limit: float | None = None
+    """The longest a call may run in all, however often it reports progress (seconds; the
+    per-server setting `call_limit`); None: an hour (app.mcp.person_requests.DEFAULT_CALL_LIMIT)."""
     roots: tuple[str, ...] = ()
     secret_values: frozenset[str] = frozenset()
     """Resolved secret values: masked wherever traffic or log text is published."""
@@ -209,6 +212,7 @@ def _without_roots(t: Target) -> tuple[Any, ...]:
         dict(t.headers),
         t.mode,
         t.timeout,
+        t.call_limit,
         t.secret_values,
         t.oauth,
     )
@@ -231,6 +235,11 @@ def target_from_config(entry: Any, settings: Any, secret_store: Any) -> Target:
     if transport not in TRANSPORTS:
         raise ValueError(f"server {entry.name!r}: unknown transport {transport!r}")
     timeout = float(getattr(settings, "timeout", DEFAULT_TIMEOUT) or DEFAULT_TIMEOUT)
+    # `call_limit` (seconds) is kept by the config among the settings it passes on as written.
+    limit = (getattr(settings, "extra", None) or {}).get("call_limit")
+    call_limit: float | None = None
+    if isinstance(limit, int | float) and not isinstance(limit, bool) and limit > 0:
+        call_limit = float(limit)
     mode = str(getattr(settings, "protocol_mode", "auto") or "auto")
     roots = tuple(getattr(settings, "roots", ()) or ())
     oauth: OAuthOptions | None = None
@@ -258,6 +267,7 @@ def target_from_config(entry: Any, settings: Any, secret_store: Any) -> Target:
         headers=resolved.headers,
         mode=mode,
         timeout=timeout,
+        call_limit=call_limit,
         roots=roots,
         secret_values=frozenset(resolved.secret_values),
         oauth=oauth,
