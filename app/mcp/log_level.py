@@ -9,8 +9,8 @@
   session's stamp is wrapped so every request carries the level chosen *now* (a change applies
   from the next request; a request already running keeps the level it was sent with).
 
-Qt-free. The wrapped stamp is `session._stamp`, a private SDK attribute: `attach()` checks it is
-there (tests/mcp/test_log_level.py has the canary).
+Qt-free. The wrapped stamp is the session's private `_stamp`, reached through `app/mcp/sdk_private.py`
+(whose canary test, with tests/mcp/test_log_level.py's, fails on an SDK without it).
 """
 
 from __future__ import annotations
@@ -70,13 +70,15 @@ class ServerLogLevel:
         which replaces the stamp). Nothing for a 2025-era session."""
         if not modern:
             return
-        stamp = getattr(session, "_stamp", None)
-        if not callable(stamp):
+        from app.mcp.sdk_private import replace_request_stamp, request_stamp
+
+        stamp = request_stamp(session)
+        if stamp is None:
             logger.warning("the SDK session has no request stamp: the log level stays as connected")
             return
         if getattr(stamp, "__wrapped__", None) is not None:
             return  # already ours (reads the level per request)
-        session._stamp = stamp_with_level(stamp, lambda: self.level)
+        replace_request_stamp(session, stamp_with_level(stamp, lambda: self.level))
 
     async def tell(
         self,

@@ -75,6 +75,18 @@ def http_pool(client: Any) -> Any:
     return client._transport
 
 
+def request_stamp(session: Any) -> Any:
+    """The 2026-07-28 session's per-request stamp (`session._stamp`: adds `_meta` to each
+    request), or None when the SDK has none."""
+    stamp = getattr(session, "_stamp", None)
+    return stamp if callable(stamp) else None
+
+
+def replace_request_stamp(session: Any, stamp: Any) -> None:
+    """Make `session` stamp its requests with `stamp` (the log level's wrapper)."""
+    session._stamp = stamp
+
+
 def close_process_transport(process: Any) -> None:
     """Close the asyncio subprocess transport of an anyio Process, if it is still there."""
     transport = getattr(getattr(process, "_process", None), "_transport", None)

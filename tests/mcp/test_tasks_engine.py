@@ -60,12 +60,10 @@ async def tasks_client(mode: str, updates: Updates) -> AsyncIterator[tuple[Clien
 async def _legacy_call(client: Client, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
     """The task-augmented tools/call of 2025-11-25, sent raw: the SDK checks a tools/call answer
     as CallToolResult, which a CreateTaskResult is not (the connection does the same)."""
+    from app.mcp.sdk_private import send_raw
+
     params = {"name": name, "arguments": arguments, **task_params(60_000)}
-    session = client.session
-    data: dict[str, Any] = {"method": "tools/call", "params": params}
-    opts: Any = {}
-    session._stamp(data, opts)
-    return await session._dispatcher.send_raw_request("tools/call", data["params"], opts)
+    return await send_raw(client.session, "tools/call", params)
 
 
 def test_plan_follows_task_support_and_the_capability() -> None:
