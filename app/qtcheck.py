@@ -27,7 +27,7 @@ OK, MISSING, MISSING_MAY_START, NOT_CHECKED = 0, 1, 4, 5
 SKIP_VAR = "MCP_DESK_SKIP_QT_CHECK"
 
 # The libraries the xcb plugin (and libQt6XcbQpa behind it) links to, by soname: the package that
-# holds each on Debian/Ubuntu (apt) and on Fedora/RHEL (dnf).
+# holds each on Debian/Ubuntu (apt) and on Fedora/RHEL (dnf). packaging/linux_bundle.py uses it too.
 PACKAGES: dict[str, tuple[str, str]] = {
     "libxcb-icccm.so.4": ("libxcb-icccm4", "xcb-util-wm"),
     "libxcb-keysyms.so.1": ("libxcb-keysyms1", "xcb-util-keysyms"),
@@ -63,6 +63,10 @@ PACKAGES: dict[str, tuple[str, str]] = {
     "libdbus-1.so.3": ("libdbus-1-3", "dbus-libs"),
     "libglib-2.0.so.0": ("libglib2.0-0", "glib2"),
     "libgthread-2.0.so.0": ("libglib2.0-0", "glib2"),
+    # The wayland plugin's (the build's ldd check covers it too).
+    "libwayland-client.so.0": ("libwayland-client0", "libwayland-client"),
+    "libwayland-cursor.so.0": ("libwayland-cursor0", "libwayland-cursor"),
+    "libwayland-egl.so.1": ("libwayland-egl1", "libwayland-egl"),
 }
 
 _NOT_FOUND = re.compile(r"^\s*(\S+)\s+=>\s+not found\s*$")

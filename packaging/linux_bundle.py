@@ -1,7 +1,8 @@
 """Check and wrap the PyInstaller folder on Linux: the ldd check, the .tar.gz, the .deb, an AppDir.
 
 Used by packaging/build-linux (`python packaging/linux_bundle.py COMMAND ...`) and by
-tests/packaging. Standard library only: it runs with the build's Python, no Qt, no app imports.
+tests/packaging. Standard library only: it runs with the build's Python, no Qt; of the app only the Qt-free
+app/qtcheck.py (the soname → package table).
 
     ldd-check BUNDLE            every library the bundled Qt plugins link to is found, else exit 1
     tarball BUNDLE OUT.tar.gz   the folder as mcp-desk-VERSION/ in a .tar.gz
@@ -47,39 +48,11 @@ PLUGIN_FOLDERS = (
 )
 REQUIRED_PLUGIN = "platforms/libqxcb.so"
 
-# soname -> (Debian/Ubuntu package, Fedora package) for the libraries a desktop may lack.
-PACKAGES: dict[str, tuple[str, str]] = {
-    "libxcb-icccm.so.4": ("libxcb-icccm4", "xcb-util-wm"),
-    "libxcb-keysyms.so.1": ("libxcb-keysyms1", "xcb-util-keysyms"),
-    "libxcb-cursor.so.0": ("libxcb-cursor0", "xcb-util-cursor"),
-    "libxcb-image.so.0": ("libxcb-image0", "xcb-util-image"),
-    "libxcb-render-util.so.0": ("libxcb-render-util0", "xcb-util-renderutil"),
-    "libxcb-util.so.1": ("libxcb-util1", "xcb-util"),
-    "libxcb-xkb.so.1": ("libxcb-xkb1", "libxcb"),
-    "libxcb-shape.so.0": ("libxcb-shape0", "libxcb"),
-    "libxcb-randr.so.0": ("libxcb-randr0", "libxcb"),
-    "libxcb-xfixes.so.0": ("libxcb-xfixes0", "libxcb"),
-    "libxcb-sync.so.1": ("libxcb-sync1", "libxcb"),
-    "libxcb-shm.so.0": ("libxcb-shm0", "libxcb"),
-    "libxcb-render.so.0": ("libxcb-render0", "libxcb"),
-    "libxcb-xinput.so.0": ("libxcb-xinput0", "libxcb"),
-    "libxcb.so.1": ("libxcb1", "libxcb"),
-    "libX11-xcb.so.1": ("libx11-xcb1", "libX11-xcb"),
-    "libX11.so.6": ("libx11-6", "libX11"),
-    "libxkbcommon-x11.so.0": ("libxkbcommon-x11-0", "libxkbcommon-x11"),
-    "libxkbcommon.so.0": ("libxkbcommon0", "libxkbcommon"),
-    "libEGL.so.1": ("libegl1", "libglvnd-egl"),
-    "libGL.so.1": ("libgl1", "libglvnd-glx"),
-    "libOpenGL.so.0": ("libopengl0", "libglvnd-opengl"),
-    "libGLX.so.0": ("libglx0", "libglvnd-glx"),
-    "libfontconfig.so.1": ("libfontconfig1", "fontconfig"),
-    "libfreetype.so.6": ("libfreetype6", "freetype"),
-    "libdbus-1.so.3": ("libdbus-1-3", "dbus-libs"),
-    "libglib-2.0.so.0": ("libglib2.0-0", "glib2"),
-    "libwayland-client.so.0": ("libwayland-client0", "libwayland-client"),
-    "libwayland-cursor.so.0": ("libwayland-cursor0", "libwayland-cursor"),
-    "libwayland-egl.so.1": ("libwayland-egl1", "libwayland-egl"),
-}
+# soname -> (Debian/Ubuntu package, Fedora package): one table, app/qtcheck.py's, which ./run.sh
+# uses for the same question at run time (stdlib only, no Qt: safe to import from here).
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+from app.qtcheck import PACKAGES  # noqa: E402
 
 _NOT_FOUND = re.compile(r"^\s*(\S+)\s+=>\s+not found\s*$")
 _RESOLVED = re.compile(r"^\s*(\S+)\s+=>\s+(/\S+)\s+\(0x[0-9a-f]+\)\s*$")
