@@ -68,6 +68,7 @@ if TYPE_CHECKING:
         QIcon,
         QKeyEvent,
         QPaintEvent,
+        QResizeEvent,
     )
     from PySide6.QtWidgets import QInputDialog, QMenu
 
@@ -301,6 +302,10 @@ class MainWindow(QMainWindow):
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("mainSplitter")
+        # Until the person drags a column (or one was saved), the columns follow the window's
+        # width: a first window sized for a small screen and then enlarged gives the form the room.
+        self._columns_chosen = False
+        self.splitter.splitterMoved.connect(self._columns_moved)
         self.splitter.addWidget(self.servers)
         self.splitter.addWidget(self.catalog)
         self.splitter.addWidget(self.right)
@@ -400,6 +405,14 @@ class MainWindow(QMainWindow):
         servers = max(self.servers.minimumSizeHint().width(), 220 if width < 1200 else 250)
         catalog = max(self.catalog.minimumWidth(), 280 if width < 1200 else 320)
         return [servers, catalog, max(width - servers - catalog, 300)]
+
+    def _columns_moved(self, _pos: int, _index: int) -> None:
+        self._columns_chosen = True
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if not self._columns_chosen:
+            self.splitter.setSizes(self.column_sizes(self.width()))
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
@@ -1198,6 +1211,7 @@ class MainWindow(QMainWindow):
         v = s.value("mainSplitter")
         if isinstance(v, QByteArray):
             self.splitter.restoreState(v)
+            self._columns_chosen = True
         else:
             self.splitter.setSizes(self.column_sizes(self.width()))
         v = s.value("toolSplitter")
