@@ -410,6 +410,10 @@ class RegistryBrowser(QWidget):
     @Slot()
     def _search_now(self) -> None:
         self._debounce.stop()
+        if not self.isVisible():
+            # The debounce ran out after the browser was closed (or its window went away, with the
+            # event loop): a search nobody can see is not started.
+            return
         self.run_search(self.search.text())
 
     def run_search(self, text: str, *, refresh: bool = False) -> None:
@@ -660,6 +664,7 @@ class RegistryBrowser(QWidget):
         self._set_state("error", "", self.tr("Something went wrong: %1").replace("%1", str(exc)))
 
     def closeEvent(self, event: Any) -> None:
+        self._debounce.stop()
         for task in (self._search_task, self._detail_task, self._icon_task):
             self._cancel(task)
         if self._client is not None:

@@ -260,3 +260,20 @@ def test_another_directory_is_chosen_in_the_browser_and_remembered(
         assert "must start with https://" in browser.banner_text.text()
         assert json.loads((config_dir / "settings.json").read_text())["app"]["registryUrl"] == fx.base
         close(qtbot, browser)
+
+
+def test_closing_while_typing_starts_no_search(qtbot: Any, desk_with: Any) -> None:
+    """A search still waiting for the typing pause when the browser closes never starts: it used
+    to fire later, for a window nobody saw (in the tests, after the event loop had gone)."""
+    window = desk_with
+    with start_registry() as fx:
+        browser = open_browser(window, fx.base)
+        qtbot.waitUntil(lambda: browser.state == "results", timeout=10000)
+        qtbot.keyClicks(browser.search, "note")
+        assert browser._debounce.isActive()  # the pause after typing has begun
+        asked = len(fx.requests)
+        close(qtbot, browser)
+        assert not browser._debounce.isActive()
+        browser._search_now()  # the timer's slot, as if it had still fired: nothing is started
+        assert browser._search_task is None or browser._search_task.done()
+        assert [u for u in fx.requests[asked:] if "/v0.1/servers?" in u] == []
