@@ -6,13 +6,8 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import pty
-import select
 import shlex
-import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +15,7 @@ import pytest
 
 from app.cli.approval import EXIT_NOT_APPROVED
 from app.cli.main import main
+from tests.support.pty_run import on_a_pty
 from tests.support.trust import marking_server
 
 REPO = Path(__file__).resolve().parents[2]
@@ -120,52 +116,6 @@ def test_help_says_what_trust_and_stdio_do(capsys: pytest.CaptureFixture[str]) -
 
 
 # ------------------------------------------------------------------------------ on a terminal
-
-
-def on_a_pty(args: list[str], config_dir: Path, answer: str, timeout: float = 90.0) -> tuple[int, str]:
-    """Run `mcp-desk ARGS` with a pty as its terminal; answer the question; its exit code and output."""
-    leader, follower = pty.openpty()
-    env = dict(
-        os.environ,
-        MCP_DESK_CONFIG_DIR=str(config_dir),
-        PYTHON_KEYRING_BACKEND="keyring.backends.null.Keyring",
-    )
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "app", *args],
-        stdin=follower,
-        stdout=follower,
-        stderr=follower,
-        cwd=REPO,
-        env=env,
-        close_fds=True,
-    )
-    os.close(follower)
-    seen = b""
-    answered = False
-    deadline = time.monotonic() + timeout
-    try:
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([leader], [], [], 0.5)
-            if ready:
-                try:
-                    chunk = os.read(leader, 4096)
-                except OSError:  # the program closed its side
-                    break
-                if not chunk:
-                    break
-                seen += chunk
-            if not answered and b"[y/N]" in seen:
-                os.write(leader, answer.encode() + b"\n")
-                answered = True
-            if proc.poll() is not None and not ready:
-                break
-        code = proc.wait(timeout=max(1.0, deadline - time.monotonic()))
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(leader)
-    return code, seen.decode("utf-8", "replace").replace("\r\n", "\n")
 
 
 def test_a_terminal_is_asked_and_yes_runs_it(config_dir: Path, tmp_path: Path) -> None:
