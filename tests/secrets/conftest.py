@@ -6,6 +6,7 @@ import os
 import shutil
 import signal
 import subprocess
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,6 +52,29 @@ class SecretService:
             connection.close()
 
 
+def _wait_for_the_login_collection(timeout: float = 15.0) -> None:
+    """The daemon answers before its unlocked login keyring is the default collection; a store
+    in that moment makes keyring create a collection, which needs a prompt (no display: dismissed,
+    "Failed to create the collection"). Wait until the default alias names an unlocked one."""
+    import secretstorage
+    from secretstorage.exceptions import ItemNotFoundException
+
+    deadline = time.monotonic() + timeout
+    connection = secretstorage.dbus_init()  # the bus of DBUS_SESSION_BUS_ADDRESS: this session's
+    try:
+        while True:
+            try:
+                if not secretstorage.Collection(connection).is_locked():
+                    return
+            except ItemNotFoundException:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail("the test keyring's login collection did not become the default")
+            time.sleep(0.05)  # polling a condition with a deadline, as qtbot.waitUntil does
+    finally:
+        connection.close()
+
+
 @pytest.fixture
 def secret_service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[SecretService]:
     missing = [t for t in TOOLS if shutil.which(t) is None]
@@ -74,6 +98,7 @@ def secret_service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
             pytest.fail(f"gnome-keyring session did not start: {line!r}")
         address = line.split(" ", 1)[1].strip()
         monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", address)
+        _wait_for_the_login_collection()
         env = {k: v for k, v in os.environ.items() if k not in ("PYTHON_KEYRING_BACKEND", "XDG_RUNTIME_DIR")}
         env["HOME"] = str(home)  # also keeps keyring's own config (keyringrc.cfg) out of the user's
         from keyring.backends import SecretService as backend_module
