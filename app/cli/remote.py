@@ -301,6 +301,9 @@ def run_on_server(
     exit once its stdin is closed, and the person (or script) should not wait for that."""
 
     async def main() -> int:
+        from app.mcp.process import quick_stop
+
+        quick_stop()  # the answer is printed before the stop: a shorter wait for an idle server
         early = await _start_early(target)
         try:
             return await connected()

@@ -41,6 +41,7 @@ import time
 import weakref
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Literal
 
@@ -63,6 +64,7 @@ __all__ = [
     "find_command",
     "inherited_environment",
     "locate",
+    "quick_stop",
     "resolve_command",
     "server_environment",
     "spawn",
@@ -79,6 +81,10 @@ one that sits idle is sent SIGTERM after `IDLE_WINDOW`."""
 IDLE_WINDOW = 0.25
 """A server whose processes used no CPU and were not runnable this long after stdin closed is
 taken to ignore the closed stdin."""
+ANSWERED_IDLE_WINDOW = 0.1
+"""`IDLE_WINDOW` where the server's answer has been given already and nobody waits on what it
+does after its stdin closes (a CLI command: `quick_stop`); SIGTERM is still the graceful signal."""
+_IDLE_WINDOW_HERE: ContextVar[float | None] = ContextVar("mcp_desk_idle_window", default=None)
 TERM_GRACE = 2.0
 """After SIGTERM, before SIGKILL."""
 POLL = 0.01
@@ -439,6 +445,8 @@ async def stop(
         with suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
             await process.stdin.aclose()
     how: How = "exited"
+    if idle is None:
+        idle = _IDLE_WINDOW_HERE.get()
     ended = await _wait_exit_or_idle(
         server, STDIN_CLOSE_GRACE if grace is None else grace, IDLE_WINDOW if idle is None else idle
     )
@@ -462,6 +470,13 @@ async def stop(
     if group_left:
         logger.warning("a process of server pid %d survived SIGKILL", pgid)
     return Stopped(how, process.returncode, group_left, time.monotonic() - started)
+
+
+def quick_stop() -> None:
+    """Servers stopped from the current context on (the tasks it starts included) are taken to
+    ignore a closed stdin after `ANSWERED_IDLE_WINDOW` of idling instead of `IDLE_WINDOW`: for a
+    one-shot command that printed its answer, whose process ends once they are stopped."""
+    _IDLE_WINDOW_HERE.set(ANSWERED_IDLE_WINDOW)
 
 
 async def release(server: ServerProcess, timeout: float = TERM_GRACE) -> None:

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import anyio
 import pytest
 
 from app.mcp import process
@@ -122,3 +123,31 @@ def test_ctrl_c_while_the_cli_starts_leaves_no_process(tmp_path: Path) -> None:
             cli.kill()
     assert cli.returncode in (130, -signal.SIGINT), err
     assert left_running(everyone) == []
+
+
+async def test_quick_stop_waits_less_for_an_idle_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[float] = []
+    wait = process._wait_exit_or_idle
+
+    async def spy(server: process.ServerProcess, grace: float, idle: float) -> process.How | None:
+        seen.append(idle)
+        return await wait(server, grace, idle)
+
+    monkeypatch.setattr(process, "_wait_exit_or_idle", spy)
+    pidfile = tmp_path / "pids.json"
+
+    async def command() -> None:
+        process.quick_stop()
+        async with connected(fault_target("ignore-eof", pidfile)) as conn:
+            everyone = pids_of(pidfile)
+        assert conn.process is not None and conn.process.stop == "idle"
+        assert await still_running(everyone) == []
+
+    async with anyio.create_task_group() as tg:  # its own context, as asyncio.run gives the CLI
+        tg.start_soon(command)
+    assert seen == [process.ANSWERED_IDLE_WINDOW]
+    async with connected(fault_target("ignore-eof", tmp_path / "again.json")):
+        pass
+    assert seen[1:] == [process.IDLE_WINDOW]  # the setting stayed in the command's context
