@@ -151,3 +151,26 @@ async def test_quick_stop_waits_less_for_an_idle_server(
     async with connected(fault_target("ignore-eof", tmp_path / "again.json")):
         pass
     assert seen[1:] == [process.IDLE_WINDOW]  # the setting stayed in the command's context
+
+
+def test_starting_early_does_not_import_the_sdk(tmp_path: Path) -> None:
+    # The point of starting early: the server starts while the SDK is imported, not after.
+    code = (
+        "import asyncio, shlex, sys\n"
+        "from app.cli.remote import _start_early\n"
+        "from app.mcp.process import discard_early\n"
+        "from app.mcp.target import target_from_command_line\n"
+        "async def main():\n"
+        "    early = await _start_early(target_from_command_line(sys.argv[1], None))\n"
+        "    assert early is not None\n"
+        "    await discard_early(early)\n"
+        "asyncio.run(main())\n"
+        "sdk = ('mcp.', 'mcp_types', 'httpx2', 'pydantic')\n"
+        "print(sorted(m for m in sys.modules if m == 'mcp' or m.startswith(sdk)))\n"
+    )
+    server = _stdio("ignore-eof", tmp_path / "pids.json")
+    done = subprocess.run(
+        [sys.executable, "-c", code, server], capture_output=True, text=True, timeout=60, cwd=REPO
+    )
+    assert done.stdout.strip() == "[]", done.stderr
+    assert left_running(pids_of(tmp_path / "pids.json")) == []
