@@ -61,25 +61,33 @@ from app.cli.main import build_parser
 build_parser()
 mark("import the CLI and build its parser")
 import asyncio
-from app.mcp.connection import ServerConnection
+from app.cli.remote import _import_engine, _start_early
+from app.mcp.process import discard_early, quick_stop
 from app.mcp.target import target_from_command_line
-mark("import the engine (and the MCP SDK)")
 async def main():
+    # As app.cli.remote.run_on_server: the server's process first, then the SDK while it starts.
+    quick_stop()
     target = target_from_command_line(sys.argv[1], None)
+    early = await _start_early(target)
+    mark("start the server's process (resolve, fork)")
+    _import_engine()
+    from app.mcp.connection import ServerConnection
+    mark("import the engine (and the MCP SDK) while the server starts")
     conn = ServerConnection(target, traffic=False)
     conn.start()
     await conn.wait_settled(60)
-    mark("connect: spawn, handshake, list the catalog")
+    mark("connect: handshake, list the catalog")
     await conn.call_tool("echo", {"message": "hi"})
     mark("tools/call echo")
     await conn.stop()
+    await discard_early(early)
     mark("disconnect (the server exits, no child left)")
 asyncio.run(main())
 prev = t0
 for name, t in marks:
     print(f"{(t - prev) * 1000:8.0f} ms  {name}")
     prev = t
-print(f"{(prev - t0) * 1000:8.0f} ms  in the process (plus interpreter start)")
+print(f"{(prev - t0) * 1000:8.0f} ms  in the process (plus interpreter start and exit)")
 """
 
 

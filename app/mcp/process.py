@@ -41,6 +41,7 @@ import time
 import weakref
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Literal
 
@@ -53,15 +54,21 @@ from app.runtimes.model import CommandNotFound, Resolved, RuntimeMissing
 
 __all__ = [
     "CommandNotFound",
+    "EarlyStart",
     "Resolved",
     "RuntimeMissing",
     "ServerProcess",
     "Stopped",
+    "claim_early",
+    "discard_early",
     "find_command",
+    "inherited_environment",
     "locate",
+    "quick_stop",
     "resolve_command",
     "server_environment",
     "spawn",
+    "start_early",
     "stop",
 ]
 
@@ -74,6 +81,10 @@ one that sits idle is sent SIGTERM after `IDLE_WINDOW`."""
 IDLE_WINDOW = 0.25
 """A server whose processes used no CPU and were not runnable this long after stdin closed is
 taken to ignore the closed stdin."""
+ANSWERED_IDLE_WINDOW = 0.1
+"""`IDLE_WINDOW` where the server's answer has been given already and nobody waits on what it
+does after its stdin closes (a CLI command: `quick_stop`); SIGTERM is still the graceful signal."""
+_IDLE_WINDOW_HERE: ContextVar[float | None] = ContextVar("mcp_desk_idle_window", default=None)
 TERM_GRACE = 2.0
 """After SIGTERM, before SIGKILL."""
 POLL = 0.01
@@ -86,12 +97,43 @@ How = Literal["exited", "idle", "grace", "killed"]
 # ------------------------------------------------------------------------------ finding it
 
 
+INHERITED_ENV_VARS: tuple[str, ...] = (
+    (
+        "APPDATA",
+        "HOMEDRIVE",
+        "HOMEPATH",
+        "LOCALAPPDATA",
+        "PATH",
+        "PATHEXT",
+        "PROCESSOR_ARCHITECTURE",
+        "SYSTEMDRIVE",
+        "SYSTEMROOT",
+        "TEMP",
+        "USERNAME",
+        "USERPROFILE",
+    )
+    if sys.platform == "win32"
+    else ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER")
+)
+"""The SDK's allowlist (`mcp.client.stdio.DEFAULT_INHERITED_ENV_VARS`), copied: importing
+`mcp.client.stdio` imports the whole SDK (~0.8 s), and the CLI starts the server's process before
+that (`start_early`). tests/mcp/test_sdk_canary.py checks the copy still equals the SDK's."""
+
+
+def inherited_environment() -> dict[str, str]:
+    """Ours that a server inherits: as the SDK's `get_default_environment` (the allowlist; a
+    value that is a shell function, `() {...`, is left out)."""
+    return {
+        key: value
+        for key in INHERITED_ENV_VARS
+        if (value := os.environ.get(key)) is not None and not value.startswith("()")
+    }
+
+
 def server_environment(own: Mapping[str, str]) -> dict[str, str]:
     """The environment a server's process starts with: the SDK's allowlist of ours (HOME, PATH,
     SHELL, TERM, USER, LOGNAME) and the entry's own variables over it."""
-    from mcp.client.stdio import get_default_environment
-
-    return get_default_environment() | dict(own)
+    return inherited_environment() | dict(own)
 
 
 def _in_cwd(command: str, cwd: str | None) -> str:
@@ -201,6 +243,81 @@ async def spawn(resolved: Resolved, args: Sequence[str], cwd: str | None) -> Ser
         # Let the loop run (a GUI paints) before the next server is forked.
         await anyio.sleep(0)
     return ServerProcess(process, proctree.ServerTree(process.pid, marker), proctree.Reaper.using())
+
+
+# ------------------------------------------------------------------------- starting it early
+
+
+@dataclass
+class EarlyStart:
+    """A server process started before its connection exists (`start_early`)."""
+
+    key: tuple[object, ...]
+    resolved: Resolved
+    server: ServerProcess
+    claimed: bool = False
+    """A stdio transport took it over (and with it the stopping)."""
+
+
+_EARLY: list[EarlyStart] = []
+
+
+def _early_key(
+    command: str, args: Sequence[str], env: Mapping[str, str], cwd: str | None
+) -> tuple[object, ...]:
+    return (command, tuple(args), tuple(sorted(env.items())), cwd)
+
+
+async def start_early(
+    command: str, args: Sequence[str], env: Mapping[str, str], cwd: str | None
+) -> EarlyStart | None:
+    """Start the server's process now, for the stdio transport that opens with exactly these
+    command, args, environment and cwd to take over (`claim_early`).
+
+    Why: the CLI imports the MCP SDK (~0.8 s) only after this, so the server's own start (Node:
+    0.4–0.6 s) runs meanwhile instead of after it. None when it cannot start here (no such
+    command, no working directory, a failed fork): the transport then tries as always and says
+    why. The caller must `discard_early` on every way out; it stops the process unless a
+    transport took it."""
+    if cwd and not os.path.isdir(cwd):
+        return None
+    try:
+        resolved = await resolve_command(command, env, cwd)
+        server = await spawn(resolved, args, cwd)
+    except (CommandNotFound, RuntimeMissing, OSError) as exc:
+        logger.debug("not started early (%s): %s", command, exc)
+        return None
+    early = EarlyStart(_early_key(command, args, env, cwd), resolved, server)
+    _EARLY.append(early)
+    return early
+
+
+def claim_early(
+    command: str, args: Sequence[str], env: Mapping[str, str], cwd: str | None
+) -> EarlyStart | None:
+    """The process `start_early` started for exactly this start, now the caller's to stop; None
+    when there is none (then the caller starts one)."""
+    key = _early_key(command, args, env, cwd)
+    for early in _EARLY:
+        # One that exited meanwhile is taken too: the transport reads its stderr and exit code
+        # and says why, as it would have for a process it started itself.
+        if early.key == key:
+            _EARLY.remove(early)
+            early.claimed = True
+            return early
+    return None
+
+
+async def discard_early(early: EarlyStart) -> None:
+    """Stop an early process no transport took (the connection failed before it opened one, or
+    opened it with another environment); nothing when one did. Bounded like `stop`."""
+    if early.claimed:
+        return
+    early.claimed = True
+    with suppress(ValueError):
+        _EARLY.remove(early)
+    await stop(early.server)
+    await release(early.server)
 
 
 # ----------------------------------------------------------------------------- stopping it
@@ -328,6 +445,8 @@ async def stop(
         with suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
             await process.stdin.aclose()
     how: How = "exited"
+    if idle is None:
+        idle = _IDLE_WINDOW_HERE.get()
     ended = await _wait_exit_or_idle(
         server, STDIN_CLOSE_GRACE if grace is None else grace, IDLE_WINDOW if idle is None else idle
     )
@@ -351,6 +470,13 @@ async def stop(
     if group_left:
         logger.warning("a process of server pid %d survived SIGKILL", pgid)
     return Stopped(how, process.returncode, group_left, time.monotonic() - started)
+
+
+def quick_stop() -> None:
+    """Servers stopped from the current context on (the tasks it starts included) are taken to
+    ignore a closed stdin after `ANSWERED_IDLE_WINDOW` of idling instead of `IDLE_WINDOW`: for a
+    one-shot command that printed its answer, whose process ends once they are stopped."""
+    _IDLE_WINDOW_HERE.set(ANSWERED_IDLE_WINDOW)
 
 
 async def release(server: ServerProcess, timeout: float = TERM_GRACE) -> None:

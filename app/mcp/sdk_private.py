@@ -27,9 +27,10 @@ import importlib
 import logging
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-import mcp_types as types
+if TYPE_CHECKING:  # annotations only: app.mcp.process.release uses this module before the SDK loads
+    import mcp_types as types
 
 logger = logging.getLogger(__name__)
 

@@ -89,10 +89,14 @@ async def stdio_transport(
     tuple[MemoryObjectReceiveStream[SessionMessage | Exception], MemoryObjectSendStream[SessionMessage]]
 ]:
     """Start the server in its own process group and yield the SDK's (read, write) stream pair."""
-    if cwd and not os.path.isdir(cwd):
-        raise WorkingDirectoryMissing(cwd)
-    resolved = info.resolved = await resolve(command, env, cwd)
-    server = await process_.spawn(resolved, args, cwd)
+    early = process_.claim_early(command, args, env, cwd)  # the CLI starts it before the SDK loads
+    if early is not None:
+        info.resolved, server = early.resolved, early.server
+    else:
+        if cwd and not os.path.isdir(cwd):
+            raise WorkingDirectoryMissing(cwd)
+        resolved = info.resolved = await resolve(command, env, cwd)
+        server = await process_.spawn(resolved, args, cwd)
     process = server.process
     info.pid = process.pid
     read_send, read_recv = anyio.create_memory_object_stream[SessionMessage | Exception](0)

@@ -172,3 +172,22 @@ def test_installed_binary_exit_codes(tmp_path: Path) -> None:
     base = [str(binary), "--config-dir", str(tmp_path), "call", *fault("healthy"), "echo"]
     ok = subprocess.run([*base, "--args", '{"message": "bin"}'], capture_output=True, text=True, timeout=120)
     assert (ok.returncode, ok.stdout) == (0, "Echo: bin\n"), ok.stderr
+
+
+def test_the_engine_is_imported_with_the_collector_paused_then_frozen() -> None:
+    # The import's objects are frozen (no collection walks them again); the collector is on again
+    # and what a command makes afterwards is still collected.
+    code = (
+        "import gc, sys, weakref\n"
+        "from app.cli.remote import _import_engine\n"
+        "assert 'app.mcp.connection' not in sys.modules\n"
+        "_import_engine()\n"
+        "assert 'app.mcp.connection' in sys.modules and gc.isenabled()\n"
+        "assert gc.get_freeze_count() > 10000, gc.get_freeze_count()\n"
+        "class Cycle: pass\n"
+        "a = Cycle(); a.me = a; gone = weakref.ref(a); del a\n"
+        "gc.collect()\n"
+        "print(gone() is None)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.stdout.strip() == "True", done.stderr

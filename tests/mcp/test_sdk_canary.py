@@ -92,3 +92,18 @@ def test_the_canary_notices_a_session_without_its_stamp() -> None:
         pass
 
     assert set(sdk_private.missing(Bare())) >= {"ClientSession._stamp", "ClientSession._dispatcher"}
+
+
+def test_our_copy_of_the_inherited_environment_is_the_sdks(monkeypatch: pytest.MonkeyPatch) -> None:
+    # app.mcp.process copies the SDK's allowlist so the CLI can start a server before the SDK loads.
+    from mcp.client.stdio import DEFAULT_INHERITED_ENV_VARS, get_default_environment
+
+    from app.mcp.process import INHERITED_ENV_VARS, inherited_environment
+
+    assert tuple(DEFAULT_INHERITED_ENV_VARS) == INHERITED_ENV_VARS
+    first, second = INHERITED_ENV_VARS[0], INHERITED_ENV_VARS[1]
+    monkeypatch.setenv(first, "() { echo a shell function; }")
+    monkeypatch.delenv(second, raising=False)
+    monkeypatch.setenv("NOT_INHERITED", "x")
+    assert inherited_environment() == get_default_environment()
+    assert first not in inherited_environment() and "NOT_INHERITED" not in inherited_environment()
