@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import (
     QCoreApplication,
-    QDateTime,
     QLibraryInfo,
     QLocale,
     QSettings,
@@ -328,14 +327,18 @@ def _put_back(template: str, values: dict[str, str]) -> str:
 
 # ---- dates, times and numbers the locale's way -------------------------------------------------
 
-if TYPE_CHECKING:  # datetime is not imported at start-up for this
+if TYPE_CHECKING:  # datetime is not imported at start-up for this, nor QDateTime (its enums)
     import datetime
+
+    from PySide6.QtCore import QDateTime
 
     When = float | int | datetime.datetime | QDateTime
     """A moment: seconds since the epoch (time.time()), a datetime (naive = local time) or a QDateTime."""
 
 
 def _qdatetime(when: When) -> QDateTime:
+    from PySide6.QtCore import QDateTime
+
     if isinstance(when, QDateTime):
         return when
     seconds = when if isinstance(when, int | float) else when.timestamp()
@@ -378,6 +381,8 @@ def format_time(when: When, *, seconds: bool = False) -> str:
 
 def format_when(when: When, now: When | None = None) -> str:
     """Today's moments by their time ("15:45"), older ones with their date too."""
+    from PySide6.QtCore import QDateTime
+
     moment = _qdatetime(when).toLocalTime()
     today = _qdatetime(now if now is not None else QDateTime.currentDateTime()).toLocalTime().date()
     return format_time(moment) if moment.date() == today else format_date_time(moment)

@@ -16,11 +16,18 @@ control characters as ⟨U+XXXX⟩ so a name cannot pose as another.
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, Qt, QUrl
-from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import QLabel, QWidget
 
 from app.mcp.visible import visible, visible_json, visible_line
+
+if TYPE_CHECKING:
+    # For annotations only: each Qt class costs its enums' creation when first imported
+    # (QMessageBox ~5 M instructions, QUrl ~7 M), and the first paint needs neither.
+    from PySide6.QtCore import QUrl
+    from PySide6.QtWidgets import QMessageBox
 
 __all__ = [
     "PlainLabel",

@@ -21,7 +21,6 @@ from PySide6.QtCore import (
     QSize,
     Qt,
     QTimer,
-    QUrl,
     Signal,
     Slot,
 )
@@ -59,6 +58,7 @@ from app.ui.wording import describe_diff, fill
 if TYPE_CHECKING:
     # Types for annotations only: each Qt class costs its enums' creation when first imported,
     # and these are not needed before the first paint.
+    from PySide6.QtCore import QUrl
     from PySide6.QtGui import (
         QAction,
         QCloseEvent,
@@ -1139,7 +1139,7 @@ class MainWindow(QMainWindow):
 
         self.controller.spawn(go())
 
-    @Slot(QUrl)
+    @Slot("QUrl")  # by name: importing QUrl here would create its enums before the first paint
     def open_link(self, url: QUrl) -> None:
         self.controller.spawn(confirm_and_open(self, url))
 
