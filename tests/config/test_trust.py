@@ -23,6 +23,7 @@ def _cwd_outside_temp(monkeypatch: pytest.MonkeyPatch) -> None:
     /tmp, which is itself a risk), so they run from "/"; tests about folders give their own."""
     monkeypatch.chdir("/")
 
+
 BASE = ServerEntry(
     name="s",
     command="npx",

@@ -38,6 +38,7 @@ async def test_no_waiter_thread_per_server_and_exit_codes_still_arrive() -> None
         await events.wait_until(lambda: conn.state == ConnectionState.FAILED)
         assert conn.reason is not None and "exited with code 7" in conn.reason
 
+
 # Run in a child process: a subreaper adopts every orphan of the process, pytest's included.
 SUBREAPER_SCRIPT = r"""
 import anyio, json, os, signal, sys, threading
