@@ -143,7 +143,8 @@ async def test_a_server_that_keeps_naming_new_pages_gets_max_rounds_tries() -> N
     asked: list[str | None] = []
 
     def page(n: int) -> CallFailed:
-        data = {"elicitations": [{"mode": "url", "url": f"https://example.test/{n}", "elicitationId": f"e{n}"}]}
+        step = {"mode": "url", "url": f"https://example.test/{n}", "elicitationId": f"e{n}"}
+        data = {"elicitations": [step]}
         return CallFailed("a page first", URL_ELICITATION_REQUIRED, data)
 
     async def ask(step: ElicitationRequest) -> ElicitationResponse:
