@@ -305,6 +305,7 @@ class ServerConnection(Calls, SignIn):
         for timer in self._not_mcp_timers:
             timer.cancel()
         self._not_mcp_timers.clear()
+        self._call_clocks.close()  # the shared call timer outlives a call, not the run
         self._scope = None
         self._client = None
         self._attempt = None

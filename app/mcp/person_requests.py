@@ -48,11 +48,12 @@ class ClockWatch:
     only moves deadlines later, so it re-arms nothing. When the timer fires, the clocks past
     their deadline are cancelled and it is armed again for the earliest one left."""
 
-    __slots__ = ("_armed_at", "_clocks", "_handle")
+    __slots__ = ("_armed_at", "_clocks", "_handle", "_loop")
 
     def __init__(self) -> None:
         self._clocks: set[CallClock] = set()
         self._handle: asyncio.TimerHandle | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._armed_at = math.inf
 
     def __iter__(self) -> Iterator[CallClock]:
@@ -67,15 +68,18 @@ class ClockWatch:
         self.moved(clock)
 
     def discard(self, clock: CallClock) -> None:
+        # The timer stays armed: the next call (usually a later deadline) needs no timer of its
+        # own, and when it fires with nothing left to run out it is simply not armed again.
         self._clocks.discard(clock)
         clock.watch = None
-        if not self._clocks:
-            self.close()
 
     def moved(self, clock: CallClock) -> None:
-        """`clock`'s deadline changed: arm the timer earlier if it now runs out first."""
-        if clock.deadline < self._armed_at:
-            self._arm(clock.deadline)
+        """`clock`'s deadline changed: arm the timer earlier if it now runs out first (or if the
+        timer belongs to another event loop, which would never fire it)."""
+        if clock.deadline < self._armed_at or (
+            self._handle is not None and self._loop is not asyncio.get_running_loop()
+        ):
+            self._arm(min(clock.deadline, self._armed_at))
 
     def close(self) -> None:
         if self._handle is not None:
@@ -87,12 +91,13 @@ class ClockWatch:
         if self._handle is not None:
             self._handle.cancel()
         self._armed_at = when
-        self._handle = asyncio.get_running_loop().call_at(when, self._fire)
+        self._loop = asyncio.get_running_loop()
+        self._handle = self._loop.call_at(when, self._fire)
 
     def _fire(self) -> None:
         self._handle = None
         self._armed_at = math.inf
-        now = asyncio.get_running_loop().time()
+        now = anyio.current_time()
         earliest = math.inf
         for clock in list(self._clocks):
             if clock.deadline <= now:
