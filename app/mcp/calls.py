@@ -8,6 +8,7 @@ import json
 import logging
 import re
 import time
+from collections.abc import Awaitable
 from typing import Any, cast
 
 import mcp_types as types
@@ -32,7 +33,7 @@ from app.mcp.results import (
 )
 from app.mcp.tasks import TaskBoard, call_params, plan
 from app.mcp.tasks_sdk import CALL_RESULT, as_call_result, input_answerer, session_requests, task_of
-from app.mcp.url_elicitation import UrlSteps
+from app.mcp.url_elicitation import UrlSteps, required_steps
 
 logger = logging.getLogger(__name__)
 
@@ -71,15 +72,24 @@ class Calls(CatalogSync, PersonRequests):
         self._require_client()
         call_id = call_id or f"call-{next(_CALL_IDS)}"
         known_before = self.catalog.tools.get(name)
+        keeper = self._session_keeper
+
+        def once() -> Awaitable[ToolCallResult]:
+            return self._call_once(name, arguments, timeout, call_id)
+
+        def attempt() -> Awaitable[ToolCallResult]:
+            # A lost session (HTTP 404) is renewed and the call sent once more; without a session
+            # to keep (stdio) the call is awaited as is, one coroutine fewer on every message.
+            return keeper.retrying(once) if keeper.active else once()
+
         try:
-            # -32042: the person's web page step, then the call again; a lost session (HTTP 404)
-            # is renewed and the call sent once more.
-            result = await self.url_steps.run(
-                f"calling {name}",
-                lambda: self._session_keeper.retrying(
-                    lambda: self._call_once(name, arguments, timeout, call_id)
-                ),
-            )
+            try:
+                result = await attempt()
+            except CallFailed as failure:
+                if required_steps(failure) is None:
+                    raise
+                # -32042: the person's web page step, then the call again.
+                result = await self.url_steps.after(f"calling {name}", failure, attempt)
         except CallFailed as exc:
             if exc.code in (INVALID_PARAMS, METHOD_NOT_FOUND) and _UNKNOWN_TOOL.search(exc.message or ""):
                 await self._rediscover(name, known_before)
@@ -108,29 +118,42 @@ class Calls(CatalogSync, PersonRequests):
             said = self._mask(message) if message else message  # a server's words may repeat a key
             self._emit(Progress(self.name, call_id, progress, total, said))
 
-        async def send(responses: types.InputResponses | None, state: str | None) -> Any:
-            request = types.CallToolRequest(
+        def request_of(responses: types.InputResponses | None, state: str | None) -> types.CallToolRequest:
+            return types.CallToolRequest(
                 params=types.CallToolRequestParams(
                     name=name, arguments=arguments, input_responses=responses, request_state=state
                 )
             )
+
+        async def resend(exc: MCPError, request: types.CallToolRequest) -> Any:
+            if exc.error.code != HEADER_MISMATCH or not self._modern:
+                raise exc
+            # 2026-07-28: the server thinks our listing is stale; list again and resend once.
+            await self._refresh_kind("tools")
+            return await session.send_request(request, _CALL_RESULT, progress_callback=on_progress)
+
+        async def send(responses: types.InputResponses | None, state: str | None) -> Any:
+            request = request_of(responses, state)
             try:
                 return await session.send_request(request, _CALL_RESULT, progress_callback=on_progress)
             except MCPError as exc:
-                if exc.error.code != HEADER_MISMATCH or not self._modern:
-                    raise
-                # 2026-07-28: the server thinks our listing is stale; list again and resend once.
-                await self._refresh_kind("tools")
-                return await session.send_request(request, _CALL_RESULT, progress_callback=on_progress)
+                return await resend(exc, request)
 
         tool = self.catalog.tools.get(name)  # tasks: app/mcp/tasks.py (its rule: `plan`)
         as_task = plan(name, tool.raw if tool else None, self.capabilities, self._modern) == "task"
         limit = clock.limit
+        first: Any
         with self._clocked(clock), self._failures(f"calling {name}"):
             if as_task:  # 2025-11-25: a CreateTaskResult is no CallToolResult, so sent raw
                 first = await self._raw_request("tools/call", call_params(name, arguments))
-            else:
-                first = await self._drive_input_required(await send(None, None), send)
+            else:  # the first request sent from here: one coroutine fewer on every message
+                request = request_of(None, None)
+                try:
+                    first = await session.send_request(request, _CALL_RESULT, progress_callback=on_progress)
+                except MCPError as exc:
+                    first = await resend(exc, request)
+                if isinstance(first, types.InputRequiredResult):
+                    first = await self._drive_input_required(first, send)
             task = task_of(first, self._modern)
             if task is not None:  # no overall timeout for a task: each of its requests has one
                 clock.unlimited()

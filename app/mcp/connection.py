@@ -50,7 +50,7 @@ from app.mcp.connection_base import ServerInfo, _dump
 from app.mcp.events import CATALOG_KINDS, SETTLED_STATES, CatalogKind, ConnectionState, LogLine, Sink
 from app.mcp.handlers import ClientHandlers, HeadlessHandlers
 from app.mcp.log_level import ServerLogLevel
-from app.mcp.person_requests import CallClock
+from app.mcp.person_requests import ClockWatch
 from app.mcp.results import CallFailed, CallTimedOut, NotConnected, ToolCallResult, ToolGone
 from app.mcp.session_recovery import SessionKeeper
 from app.mcp.signing_in import NotSignInServer, SignIn
@@ -176,7 +176,7 @@ class ServerConnection(Calls, SignIn):
         """2026-07-28: the server has acknowledged our change subscription (subscriptions/listen):
         a list change from now on is heard (one published before may be lost, as in the spec)."""
         self._http_observer: Any = None
-        self._call_clocks: set[CallClock] = set()
+        self._call_clocks = ClockWatch()
         """In-flight requests' clocks: paused while a person answers the server."""
         self._people_waiting = 0
         self._assume_all_kinds = False
@@ -305,6 +305,7 @@ class ServerConnection(Calls, SignIn):
         for timer in self._not_mcp_timers:
             timer.cancel()
         self._not_mcp_timers.clear()
+        self._call_clocks.close()  # the shared call timer outlives a call, not the run
         self._scope = None
         self._client = None
         self._attempt = None

@@ -34,11 +34,26 @@ def scrub_fresh(value: Any, secrets: frozenset[str], limit: int = MAX_TRAFFIC_ST
     pop, push = stack.pop, stack.append
     while stack:
         node = pop()
-        for key, item in node.items() if type(node) is dict else enumerate(node):
+        if type(node) is dict:
+            # Values first, without their keys: nearly always there is nothing to replace.
+            touch = False
+            for item in node.values():
+                kind = type(item)
+                if kind is str:
+                    if secrets or len(item) > limit:
+                        touch = True
+                elif kind is dict or kind is list:
+                    push(item)
+            if touch:
+                for key, item in node.items():
+                    if type(item) is str and (secrets or len(item) > limit):
+                        node[key] = scrub(item, secrets, limit)
+            continue
+        for index, item in enumerate(node):
             kind = type(item)
             if kind is str:
                 if secrets or len(item) > limit:
-                    node[key] = scrub(item, secrets, limit)
+                    node[index] = scrub(item, secrets, limit)
             elif kind is dict or kind is list:
                 push(item)
     return value

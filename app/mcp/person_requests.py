@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import os
@@ -39,6 +40,75 @@ def longest_call(target: Target, timeout: float) -> float:
     return max(cap, timeout)
 
 
+class ClockWatch:
+    """The calls in flight of one connection and the one loop timer that runs out their clocks.
+
+    A clock's own deadline is checked by a timer shared by all of them, armed for the earliest
+    deadline: a call that ends before it (nearly all do) costs no timer of its own, and progress
+    only moves deadlines later, so it re-arms nothing. When the timer fires, the clocks past
+    their deadline are cancelled and it is armed again for the earliest one left."""
+
+    __slots__ = ("_armed_at", "_clocks", "_handle", "_loop")
+
+    def __init__(self) -> None:
+        self._clocks: set[CallClock] = set()
+        self._handle: asyncio.TimerHandle | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._armed_at = math.inf
+
+    def __iter__(self) -> Iterator[CallClock]:
+        return iter(list(self._clocks))
+
+    def __len__(self) -> int:
+        return len(self._clocks)
+
+    def add(self, clock: CallClock) -> None:
+        self._clocks.add(clock)
+        clock.watch = self
+        self.moved(clock)
+
+    def discard(self, clock: CallClock) -> None:
+        # The timer stays armed: the next call (usually a later deadline) needs no timer of its
+        # own, and when it fires with nothing left to run out it is simply not armed again.
+        self._clocks.discard(clock)
+        clock.watch = None
+
+    def moved(self, clock: CallClock) -> None:
+        """`clock`'s deadline changed: arm the timer earlier if it now runs out first (or if the
+        timer belongs to another event loop, which would never fire it)."""
+        if clock.deadline < self._armed_at or (
+            self._handle is not None and self._loop is not asyncio.get_running_loop()
+        ):
+            self._arm(min(clock.deadline, self._armed_at))
+
+    def close(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+        self._armed_at = math.inf
+
+    def _arm(self, when: float) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+        self._armed_at = when
+        self._loop = asyncio.get_running_loop()
+        self._handle = self._loop.call_at(when, self._fire)
+
+    def _fire(self) -> None:
+        self._handle = None
+        self._armed_at = math.inf
+        now = anyio.current_time()
+        earliest = math.inf
+        for clock in list(self._clocks):
+            if clock.deadline <= now:
+                clock.deadline = math.inf
+                clock.scope.cancel()
+            elif clock.deadline < earliest:
+                earliest = clock.deadline
+        if earliest < math.inf:
+            self._arm(earliest)
+
+
 @dataclass(eq=False, slots=True)
 class CallClock:
     """The timeout of one request in flight.
@@ -46,13 +116,18 @@ class CallClock:
     It runs out after `limit` seconds without a sign of life (progress restarts it), and in any
     case at `cap` seconds after the start: a server that reports progress forever is still
     stopped. Time a person spends answering the server (a form, a sampling request, a sign-in)
-    counts for neither: the clock is paused meanwhile and then starts afresh."""
+    counts for neither: the clock is paused meanwhile and then starts afresh.
+
+    `deadline` is when it runs out (on the loop's clock); the connection's `ClockWatch` cancels
+    `scope` then. Without a watch (a clock not running under `_clocked`) nothing runs it out."""
 
     scope: anyio.CancelScope
     limit: float
     cap: float
     cap_at: float
+    deadline: float = math.inf
     paused_at: float | None = None
+    watch: ClockWatch | None = None
 
     @classmethod
     def start(cls, limit: float, cap: float, *, paused: bool) -> CallClock:
@@ -61,30 +136,36 @@ class CallClock:
         if paused:
             clock.pause()
         else:
-            clock.scope.deadline = min(now + limit, clock.cap_at)
+            clock.deadline = min(now + limit, clock.cap_at)
         return clock
+
+    def _set(self, deadline: float) -> None:
+        self.deadline = deadline
+        if self.watch is not None:
+            self.watch.moved(self)
 
     def alive(self) -> None:
         """The server said something about the request (progress): restart the clock."""
-        if self.paused_at is None:
-            self.scope.deadline = min(anyio.current_time() + self.limit, self.cap_at)
+        if self.paused_at is None and not self.scope.cancel_called:
+            self._set(min(anyio.current_time() + self.limit, self.cap_at))
 
     def pause(self) -> None:
         self.paused_at = anyio.current_time()
-        self.scope.deadline = math.inf
+        self.deadline = math.inf
 
     def resume(self) -> None:
         now = anyio.current_time()
         if self.paused_at is not None:
             self.cap_at += now - self.paused_at
             self.paused_at = None
-        self.scope.deadline = min(now + self.limit, self.cap_at)
+        if not self.scope.cancel_called:
+            self._set(min(now + self.limit, self.cap_at))
 
     def unlimited(self) -> None:
         """No timeout any more (a call the server runs as a task: each of its own requests is
         timed); a person answering meanwhile does not start it again."""
         self.limit = self.cap_at = math.inf
-        self.scope.deadline = math.inf
+        self.deadline = math.inf
 
     @property
     def capped(self) -> bool:
@@ -96,7 +177,7 @@ class PersonRequests(ConnectionCore):
     """Answers the server's requests to the person through `self.handlers`."""
 
     _roots: tuple[str, ...]
-    _call_clocks: set[CallClock]
+    _call_clocks: ClockWatch
     _people_waiting: int
 
     async def _on_elicit(

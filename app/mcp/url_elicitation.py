@@ -106,15 +106,28 @@ class UrlSteps:
     async def run(self, what: str, attempt: Callable[[], Awaitable[_T]]) -> _T:
         """`attempt()`, followed up while the server answers -32042: the person is asked to open
         each page, the request waits for the server's "done" and is sent again."""
+        try:
+            return await attempt()
+        except CallFailed as failure:
+            if required_steps(failure) is None:
+                raise
+            return await self.after(what, failure, attempt)
+
+    async def after(self, what: str, failure: CallFailed, attempt: Callable[[], Awaitable[_T]]) -> _T:
+        """`run` from its first answer on, that answer being `failure` (a -32042): a caller on a
+        hot path makes the first attempt itself rather than through one more coroutine."""
         visited: set[str] = set()
-        for _ in range(MAX_ROUNDS):
+        for round_ in range(MAX_ROUNDS):
+            steps = required_steps(failure)
+            if steps is None:
+                raise failure
+            await self._follow(what, failure, steps, visited)
+            if round_ == MAX_ROUNDS - 1:
+                break
             try:
                 return await attempt()
-            except CallFailed as failure:
-                steps = required_steps(failure)
-                if steps is None:
-                    raise
-                await self._follow(what, failure, steps, visited)
+            except CallFailed as again:
+                failure = again
         raise CallFailed(
             f"{what} failed: the server kept asking for steps on a web page", URL_ELICITATION_REQUIRED
         )

@@ -171,7 +171,38 @@ async def test_an_unlimited_clock_stays_unlimited_after_a_person_answers() -> No
     clock.pause()
     clock.resume()
     clock.alive()
-    assert clock.scope.deadline == float("inf") and not clock.capped
+    assert clock.deadline == float("inf") and not clock.capped
+
+
+async def test_one_timer_runs_out_every_clock_of_a_connection_at_its_own_deadline() -> None:
+    """The shared timer (ClockWatch) is armed for the earliest deadline; a clock that ends first
+    leaves it armed, a later one is still run out at its own time, progress moves it later."""
+    import anyio
+
+    from app.mcp.person_requests import CallClock, ClockWatch
+
+    watch = ClockWatch()
+    quick = CallClock.start(0.05, 5.0, paused=False)
+    watch.add(quick)
+    done = CallClock.start(0.01, 5.0, paused=False)
+    watch.add(done)
+    watch.discard(done)  # answered in time: never cancelled
+    slow = CallClock.start(0.2, 5.0, paused=False)
+    watch.add(slow)
+    with anyio.fail_after(5):
+        with quick.scope:
+            await anyio.sleep_forever()
+        assert quick.scope.cancelled_caught and not slow.scope.cancel_called
+        before = slow.deadline
+        slow.alive()  # progress: a fresh budget
+        assert slow.deadline >= before
+        with slow.scope:
+            await anyio.sleep_forever()
+    assert slow.scope.cancelled_caught and not done.scope.cancel_called
+    assert anyio.current_time() >= before
+    watch.discard(quick)
+    watch.discard(slow)
+    assert len(watch) == 0
 
 
 def test_the_call_limit_is_a_server_setting() -> None:

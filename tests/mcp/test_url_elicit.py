@@ -132,3 +132,33 @@ async def test_cancelling_the_call_ends_the_wait() -> None:
 async def _until(predicate: Any) -> None:
     while not predicate():
         await asyncio.sleep(0.02)
+
+
+async def test_a_server_that_keeps_naming_new_pages_gets_max_rounds_tries() -> None:
+    """The rounds after the first answer (UrlSteps.after, which call_tool uses): each new page is
+    visited, the request sent again, and after MAX_ROUNDS pages it fails plainly."""
+    from app.mcp.url_elicitation import MAX_ROUNDS, URL_ELICITATION_REQUIRED, UrlSteps
+
+    attempts = 0
+    asked: list[str | None] = []
+
+    def page(n: int) -> CallFailed:
+        step = {"mode": "url", "url": f"https://example.test/{n}", "elicitationId": f"e{n}"}
+        data = {"elicitations": [step]}
+        return CallFailed("a page first", URL_ELICITATION_REQUIRED, data)
+
+    async def ask(step: ElicitationRequest) -> ElicitationResponse:
+        asked.append(step.elicitation_id)
+        steps.completed(step.elicitation_id or "")
+        return ElicitationResponse(action="accept")
+
+    async def attempt() -> str:
+        nonlocal attempts
+        attempts += 1
+        raise page(attempts)
+
+    steps = UrlSteps(ask, lambda level, text: None, wait=1.0)
+    with pytest.raises(CallFailed, match="kept asking") as failed:
+        await steps.run("calling t", attempt)
+    assert failed.value.code == URL_ELICITATION_REQUIRED
+    assert attempts == MAX_ROUNDS and asked == [f"e{n}" for n in range(1, MAX_ROUNDS + 1)]
