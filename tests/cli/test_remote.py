@@ -153,6 +153,11 @@ def test_server_text_cannot_drive_the_terminal() -> None:
     assert safe("red \x1b[31mtext\x07\n\tok") == "red ⟨U+001B⟩[31mtext⟨U+0007⟩\n\tok"
 
 
+def _python(code: str) -> subprocess.CompletedProcess[str]:
+    """`code` run by a fresh interpreter (what it imports is its own, not this test process's)."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
+
+
 def test_cli_commands_do_not_import_the_sdk_until_they_run() -> None:
     code = (
         "import sys\n"
@@ -161,7 +166,7 @@ def test_cli_commands_do_not_import_the_sdk_until_they_run() -> None:
         "sdk = ('mcp.', 'mcp_types', 'httpx2')\n"
         "print(sorted(m for m in sys.modules if m == 'mcp' or m.startswith(sdk)))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    done = _python(code)
     assert done.stdout.strip() == "[]", done.stderr
 
 
@@ -189,5 +194,5 @@ def test_the_engine_is_imported_with_the_collector_paused_then_frozen() -> None:
         "gc.collect()\n"
         "print(gone() is None)\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    done = _python(code)
     assert done.stdout.strip() == "True", done.stderr
