@@ -111,9 +111,11 @@ def test_the_cli_leaves_no_process_after_a_call(tmp_path: Path) -> None:
 
 def test_ctrl_c_while_the_cli_starts_leaves_no_process(tmp_path: Path) -> None:
     # The server writes its pids once it runs, which is before the CLI has imported the SDK (or,
-    # on a fast machine, while it connects): either way Ctrl+C must stop it and its helper.
+    # on a slow machine, while it connects): either way Ctrl+C must stop it and its helper. It
+    # never answers, so the CLI cannot have finished first (a CI run once had the test worker
+    # stalled until a server that answers had been listed, and the CLI exited 0).
     pidfile = tmp_path / "pids.json"
-    cli = _cli("tools", "--stdio", _stdio("ignore-eof", pidfile), config=tmp_path)
+    cli = _cli("tools", "--stdio", _stdio("hang", pidfile), config=tmp_path)
     try:
         everyone = pids_of(pidfile)
         os.kill(cli.pid, signal.SIGINT)

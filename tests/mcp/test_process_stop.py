@@ -10,6 +10,8 @@ The servers are this file, run as a script (official SDK, stdio):
                  does not exit (as a Node server with a live timer): SIGTERM stops it
     slow-exit    when stdin closes it works (CPU) for SLOW_EXIT_CPU seconds, writes
                  PIDFILE + ".clean" and exits 0
+    hang         starts a helper as ignore-eof does, then never answers (a client waits until
+                 its connect timeout, or until it is stopped)
 """
 
 from __future__ import annotations
@@ -57,7 +59,7 @@ def _serve() -> None:
 def _main() -> None:
     mode, pidfile = sys.argv[1], Path(sys.argv[2])
     helpers: list[int] = []
-    if mode == "ignore-eof":
+    if mode in ("ignore-eof", "hang"):
         helper = subprocess.Popen(
             [sys.executable, "-c", "import time\nwhile True: time.sleep(3600)"],
             stdin=subprocess.DEVNULL,
@@ -67,6 +69,9 @@ def _main() -> None:
     tmp = pidfile.with_suffix(".tmp")
     tmp.write_text(json.dumps({"server": os.getpid(), "helpers": helpers}), encoding="utf-8")
     os.replace(tmp, pidfile)
+    if mode == "hang":
+        while True:
+            time.sleep(3600)
     _serve()  # returns when stdin closes
     if mode == "ignore-eof":
         while True:
