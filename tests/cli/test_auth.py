@@ -29,6 +29,7 @@ from tests.servers.oauth_fixtures import *  # noqa: F403
 from tests.servers.oauth_server import OAuthServer
 from tests.support.file_keyring import ENV as KEYRING_ENV
 from tests.support.file_keyring import read_entries
+from tests.support.procs import default_sigint
 
 ROOT = Path(__file__).resolve().parents[2]
 LINK = re.compile(r"^\s+(http://\S+)$")
@@ -72,18 +73,12 @@ class Cli:
             text=True,
             env={**self.env, **(env or {})},
             cwd=ROOT,
-            # A test run started in the background (`cmd &` in a script) inherits SIGINT ignored,
-            # and Python then installs no Ctrl+C handler: give the child the terminal's default.
-            preexec_fn=_default_sigint,
+            preexec_fn=default_sigint,  # it is sent Ctrl+C
         )
         return LoginProcess(proc, self)
 
     def token_entries(self) -> dict[str, str]:
         return {user: value for (_, user), value in read_entries(self.keyring).items() if "/oauth." in user}
-
-
-def _default_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 class LoginProcess:

@@ -4,6 +4,7 @@ waiting for its parent to collect its exit status)."""
 from __future__ import annotations
 
 import json
+import signal
 import time
 from pathlib import Path
 
@@ -51,3 +52,10 @@ def read_pidfile(path: Path, timeout: float = 30.0) -> dict[str, list[int] | int
         time.sleep(0.02)
     data: dict[str, list[int] | int] = json.loads(path.read_text(encoding="utf-8"))
     return data
+
+
+def default_sigint() -> None:
+    """A `preexec_fn` for a child a test sends Ctrl+C: a test run started in the background
+    (`cmd &` in a script, as CI may be) inherits SIGINT ignored, and Python then installs no
+    Ctrl+C handler. The child gets the terminal's default."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
