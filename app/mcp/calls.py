@@ -33,7 +33,7 @@ from app.mcp.results import (
 )
 from app.mcp.tasks import TaskBoard, call_params, plan
 from app.mcp.tasks_sdk import CALL_RESULT, as_call_result, input_answerer, session_requests, task_of
-from app.mcp.url_elicitation import UrlSteps, required_steps
+from app.mcp.url_elicitation import UrlSteps
 
 logger = logging.getLogger(__name__)
 
@@ -83,13 +83,8 @@ class Calls(CatalogSync, PersonRequests):
             return keeper.retrying(once) if keeper.active else once()
 
         try:
-            try:
-                result = await attempt()
-            except CallFailed as failure:
-                if required_steps(failure) is None:
-                    raise
-                # -32042: the person's web page step, then the call again.
-                result = await self.url_steps.after(f"calling {name}", failure, attempt)
+            # -32042: the person's web page step, then the call again.
+            result = await self.url_steps.run(f"calling {name}", attempt)
         except CallFailed as exc:
             if exc.code in (INVALID_PARAMS, METHOD_NOT_FOUND) and _UNKNOWN_TOOL.search(exc.message or ""):
                 await self._rediscover(name, known_before)

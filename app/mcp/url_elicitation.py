@@ -114,8 +114,7 @@ class UrlSteps:
             return await self.after(what, failure, attempt)
 
     async def after(self, what: str, failure: CallFailed, attempt: Callable[[], Awaitable[_T]]) -> _T:
-        """`run` from its first answer on, that answer being `failure` (a -32042): a caller on a
-        hot path makes the first attempt itself rather than through one more coroutine."""
+        """`run` from its first answer on, that answer being `failure` (a -32042)."""
         visited: set[str] = set()
         for round_ in range(MAX_ROUNDS):
             steps = required_steps(failure)
