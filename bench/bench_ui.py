@@ -13,9 +13,10 @@ it started the process. Runs alternate between the two kinds; medians are printe
 
 "20 servers configured, not connected": the app connects every enabled server right after its
 first paint (`run_gui` calls `MainWindow.start_engine(connect_enabled=True)` then). The desk child
-builds the window as `run_gui` does and stops at that first paint, before the start-up connect;
-and its 20 servers are configured `"disabled": true` as well, so nothing could connect (or fork
-20 server processes on the two cores) even if the child ran on.
+runs `run_gui`'s own set-up and window opening (`app.ui.main.set_up`, `open_window`: crash
+reports, log file, colour scheme, language, single-instance listener, loop) and stops at that
+first paint, before the start-up connect; and its 20 servers are configured `"disabled": true` as
+well, so nothing could connect (or fork 20 server processes on the two cores) even if it ran on.
 """
 
 from __future__ import annotations
@@ -57,10 +58,8 @@ def _demo() -> dict[str, Any]:
 # --- children --------------------------------------------------------------------------------
 def child_start(kind: str) -> None:
     if kind == "desk":
-        # As run_gui does: the Qt-free config modules are imported before Qt.
-        from app.ui.main import preload_core
-
-        preload_core()
+        _desk_start()
+        return
     import asyncio
 
     import qasync
@@ -68,48 +67,57 @@ def child_start(kind: str) -> None:
     from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
 
     app = QApplication([])
-    if kind == "desk":
-        from app.ui.i18n import install_translators
-
-        install_translators(app)  # as run_gui does, before the window: the chosen language's files
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
 
     def report() -> None:
-        import resource
-
-        ru = resource.getrusage(resource.RUSAGE_SELF)
-        print(f"READY {time.time():.6f} {ru.ru_utime + ru.ru_stime:.6f}", flush=True)
+        _report()
         loop.stop()
 
-    if kind == "bare":
+    class Bare(QMainWindow):
+        painted = False
 
-        class Bare(QMainWindow):
-            painted = False
+        def paintEvent(self, event: Any) -> None:
+            super().paintEvent(event)
+            if not self.painted:
+                self.painted = True
+                QTimer.singleShot(0, report)
 
-            def paintEvent(self, event: Any) -> None:
-                super().paintEvent(event)
-                if not self.painted:
-                    self.painted = True
-                    QTimer.singleShot(0, report)
-
-        w = Bare()
-        w.setCentralWidget(QLabel("hello"))
-        w.resize(1280, 820)
-        w.show()
-    else:
-        from app.ui.controller import DeskController
-        from app.ui.window import MainWindow
-
-        c = DeskController()
-        c.load_config()
-        w = MainWindow(c)
-        w.restore_state()
-        # first_painted is emitted on the loop turn after the first paint, like the bare window.
-        w.first_painted.connect(report)
-        w.show()
+    w = Bare()
+    w.setCentralWidget(QLabel("hello"))
+    w.resize(1280, 820)
+    w.show()
     with loop:
         loop.run_forever()
+
+
+def _desk_start() -> None:
+    """The start a person waits for: `run_gui`'s own set-up (crash reports, log file, Qt, colour
+    scheme, language, single instance, loop) and its own window opening, up to the loop turn after
+    the first paint; the start-up connect that follows is not run."""
+    from app.ui.main import open_window, set_up
+
+    started = set_up([])
+    assert started is not None
+
+    async def main() -> None:
+        # The clock stops on the loop turn after the first paint, as for the bare window.
+        window = await open_window(started, on_painted=_report)
+        assert window is not None
+        window.hide()
+
+    try:
+        with started.loop:
+            started.loop.run_until_complete(main())
+    finally:
+        started.close()
+
+
+def _report() -> None:
+    import resource
+
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    print(f"READY {time.time():.6f} {ru.ru_utime + ru.ru_stime:.6f}", flush=True)
 
 
 def child_rss(n: int) -> None:

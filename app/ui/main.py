@@ -14,7 +14,11 @@ import asyncio
 import contextlib
 import logging
 import sys
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 logger = logging.getLogger(__name__)
 
@@ -55,7 +59,29 @@ def preload_core() -> None:
     import app.mcp.states  # noqa: F401  (the server rows' states; the events come with the engine)
 
 
-def run_gui(argv: list[str]) -> int:
+@dataclass
+class Started:
+    """What `set_up` made: the application, its event loop, and who may ask it to quit."""
+
+    args: argparse.Namespace
+    app: Any  # QApplication (Qt is imported inside set_up, after preload_core)
+    loop: asyncio.AbstractEventLoop
+    quitting: Any  # app.ui.quitting.QuitRequests
+    instance: Any  # app.ui.single_instance.SingleInstance | None
+    headless: bool
+
+    def close(self) -> None:
+        if self.instance is not None:
+            self.instance.close()
+        self.quitting.detach()
+        asyncio.set_event_loop(None)
+
+
+def set_up(argv: list[str]) -> Started | None:
+    """Everything the GUI does before its window: crash reports, the log file, Qt, the colour
+    scheme, the language, the single-instance check and the qasync loop. None when a running MCP
+    Desk took over what the command line names. bench/bench_ui.py starts its window through this
+    too, so the start-up figure measures what a person waits for."""
     args = parse_args(argv)
     if args.config_dir:
         from app.config.paths import set_config_dir
@@ -101,7 +127,7 @@ def run_gui(argv: list[str]) -> int:
 
         name = socket_name()
         if args.open and hand_off(name, list(args.open)):
-            return 0  # MCP Desk is running for this folder: it opens them, this start ends here
+            return None  # MCP Desk is running for this folder: it opens them, this start ends here
         instance = SingleInstance(name, app)
         if not instance.listen():
             instance = None  # another instance took the name just now: this one still works alone
@@ -117,9 +143,17 @@ def run_gui(argv: list[str]) -> int:
 
     install_crash_dialog(app, loop)  # a crash report (also of the loop's unhandled errors): a dialog
     quitting.attach(loop)
+    return Started(args, app, loop, quitting, instance, headless)
+
+
+def run_gui(argv: list[str]) -> int:
+    started = set_up(argv)
+    if started is None:
+        return 0
+    loop, quitting = started.loop, started.quitting
     try:
         with loop:
-            main = loop.create_task(_main(app, args, headless, quitting, instance))
+            main = loop.create_task(_main(started))
             while True:
                 try:
                     return int(loop.run_until_complete(main))
@@ -130,10 +164,7 @@ def run_gui(argv: list[str]) -> int:
                 # DeskApplication): treat it as a request to quit and let `_main` stop the servers.
                 quitting.request("the event loop was stopped")
     finally:
-        if instance is not None:
-            instance.close()
-        quitting.detach()
-        asyncio.set_event_loop(None)
+        started.close()
 
 
 def _quiet_offscreen_noise() -> None:
@@ -151,9 +182,9 @@ def _quiet_offscreen_noise() -> None:
     qInstallMessageHandler(handler)
 
 
-async def _main(
-    app: Any, args: argparse.Namespace, headless: bool, quitting: Any, instance: Any = None
-) -> int:
+async def open_window(started: Started, on_painted: Callable[[], None] | None = None) -> Any:
+    """The main window, shown and painted once (None if it did not come up). `on_painted` is
+    called on the loop turn right after the first paint (bench/bench_ui.py's clock stops there)."""
     from app.ui.controller import DeskController
     from app.ui.window import MainWindow
 
@@ -162,8 +193,10 @@ async def _main(
     window = MainWindow(controller)
     window.restore_state()
     painted = asyncio.Event()
+    if on_painted is not None:
+        window.first_painted.connect(on_painted)
     window.first_painted.connect(painted.set)
-    quitting.on_commit_data = window.save_state  # a session ending: keep the layout
+    started.quitting.on_commit_data = window.save_state  # a session ending: keep the layout
     window.show()
     try:
         await asyncio.wait_for(painted.wait(), 20)
@@ -172,7 +205,17 @@ async def _main(
         # a visible window is up all the same.
         if not window.isVisible():
             print("the window did not come up", file=sys.stderr)
-            return 1
+            return None
+    return window
+
+
+async def _main(started: Started) -> int:
+    app, args, headless = started.app, started.args, started.headless
+    quitting, instance = started.quitting, started.instance
+    window = await open_window(started)
+    if window is None:
+        return 1
+    controller = window.controller
     # Right after the first paint: the engine imports in a worker thread, then every enabled
     # server connects in the background (the window answers input all along).
     if headless:
