@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    import qasync
+
 logger = logging.getLogger(__name__)
 
 SETTLE_TIMEOUT = 30.0  # seconds to wait for every server in --smoke-test / --screenshot
@@ -65,7 +67,7 @@ class Started:
 
     args: argparse.Namespace
     app: Any  # QApplication (Qt is imported inside set_up, after preload_core)
-    loop: asyncio.AbstractEventLoop
+    loop: qasync.QEventLoop
     quitting: Any  # app.ui.quitting.QuitRequests
     instance: Any  # app.ui.single_instance.SingleInstance | None
     headless: bool

@@ -61,12 +61,40 @@ class PlainLabel(QLabel):
     renders anything that looks like HTML), invisible characters shown, on every `setText`."""
 
     def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+        # What heightForWidth answered, per width and everything else it depends on.
+        self._heights: dict[tuple[object, ...], int] = {}
         super().__init__(parent)
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setText(text)
 
     def setText(self, text: str) -> None:
+        self._heights.clear()
         super().setText(visible(text))
+
+    def heightForWidth(self, width: int) -> int:
+        # A wrapped QLabel lays its whole text out again on every call, and one layout pass asks
+        # many times for the same few widths: the welcome guide was laid out 21 times on the way
+        # to the first paint (about 5% of the start-up's instructions). The answer depends only
+        # on the width, the text (setText clears this), the font and the margins.
+        m = self.contentsMargins()
+        key = (
+            width,
+            self.font().key(),
+            m.left(),
+            m.top(),
+            m.right(),
+            m.bottom(),
+            self.margin(),
+            self.indent(),
+            self.wordWrap(),
+            self.textFormat(),
+        )
+        height = self._heights.get(key)
+        if height is None:
+            if len(self._heights) > 32:
+                self._heights.clear()  # a window dragged wider and narrower: keep it small
+            height = self._heights[key] = super().heightForWidth(width)
+        return height
 
 
 def plain_label(text: str = "", parent: QWidget | None = None, *, wrap: bool = True) -> QLabel:
