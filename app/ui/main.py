@@ -72,6 +72,17 @@ class Started:
     instance: Any  # app.ui.single_instance.SingleInstance | None
     headless: bool
 
+    def listen(self) -> None:
+        """Become the instance a second start hands its links and packages to. Called right after
+        the first paint, not before the window: QtNetwork and the listener are ~3% of the start,
+        and a second start in the meantime works alone, as it does when two start together."""
+        from app.ui.single_instance import SingleInstance, socket_name
+
+        instance = SingleInstance(socket_name(), self.app)
+        if instance.listen():
+            self.instance = instance
+        # else another instance took the name just now: this one still works alone
+
     def close(self) -> None:
         if self.instance is not None:
             self.instance.close()
@@ -123,16 +134,11 @@ def set_up(argv: list[str]) -> Started | None:
 
     install_translators(app)  # before any window: every tr() after this is in the chosen language
     headless = bool(args.smoke_test or args.screenshot)
-    instance = None
-    if not headless:
-        from app.ui.single_instance import SingleInstance, hand_off, socket_name
+    if not headless and args.open:
+        from app.ui.single_instance import hand_off, socket_name
 
-        name = socket_name()
-        if args.open and hand_off(name, list(args.open)):
+        if hand_off(socket_name(), list(args.open)):
             return None  # MCP Desk is running for this folder: it opens them, this start ends here
-        instance = SingleInstance(name, app)
-        if not instance.listen():
-            instance = None  # another instance took the name just now: this one still works alone
 
     import qasync
 
@@ -145,7 +151,7 @@ def set_up(argv: list[str]) -> Started | None:
 
     install_crash_dialog(app, loop)  # a crash report (also of the loop's unhandled errors): a dialog
     quitting.attach(loop)
-    return Started(args, app, loop, quitting, instance, headless)
+    return Started(args, app, loop, quitting, None, headless)
 
 
 def run_gui(argv: list[str]) -> int:
@@ -213,10 +219,13 @@ async def open_window(started: Started, on_painted: Callable[[], None] | None = 
 
 async def _main(started: Started) -> int:
     app, args, headless = started.app, started.args, started.headless
-    quitting, instance = started.quitting, started.instance
+    quitting = started.quitting
     window = await open_window(started)
     if window is None:
         return 1
+    if not headless:
+        started.listen()
+    instance = started.instance
     controller = window.controller
     # Right after the first paint: the engine imports in a worker thread, then every enabled
     # server connects in the background (the window answers input all along).
@@ -276,6 +285,14 @@ class Opener:
             self.task = self.window.controller.spawn(self._run())
 
     async def _run(self) -> None:
+        # The engine is imported in a worker thread right after the first paint. Opening a link
+        # imports some of the same packages (pydantic, through the install plan), and a module
+        # two threads import at once can be seen half made by one of them (CI: the engine's
+        # import failed so, and no server connected). So links wait for that import to end.
+        try:
+            await self.window.controller.ensure_engine()
+        except Exception:  # the start-up connect reports why; the link can still be shown
+            logger.debug("the engine did not start before opening %s item(s)", len(self.queue))
         from app.ui.open_target import open_argument
 
         while self.queue:

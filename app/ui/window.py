@@ -11,6 +11,7 @@ import re
 import time
 from typing import TYPE_CHECKING, Any
 
+import shiboken6
 from PySide6.QtCore import (
     QT_TRANSLATE_NOOP,
     QByteArray,
@@ -736,6 +737,8 @@ class MainWindow(QMainWindow):
 
     def _show_error(self, exc: BaseException) -> None:
         logger.warning("action failed: %s", exc)
+        if not shiboken6.isValid(self):
+            return  # the window is gone (quitting): the log has it
         # May quote the server: one visible line.
         self.statusBar().showMessage(visible_line(fill(self.tr("That did not work: %1"), exc)), 10000)
 

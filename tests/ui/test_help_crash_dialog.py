@@ -122,7 +122,7 @@ def test_a_crash_shows_one_dialog_that_opens_the_masked_report(
 
 
 def test_without_a_report_the_dialog_points_at_the_log_file(qtbot: Any) -> None:
-    from app.ui.crash_dialog import CrashDialog
+    from app.ui.crash_box import CrashDialog
 
     dialog = CrashDialog(None)
     qtbot.addWidget(dialog)
