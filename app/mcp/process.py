@@ -146,18 +146,25 @@ def _in_cwd(command: str, cwd: str | None) -> str:
     return command
 
 
-def find_command(command: str, env: Mapping[str, str], cwd: str | None = None) -> Resolved:
+def find_command(
+    command: str, env: Mapping[str, str], cwd: str | None = None, *, ask_version: bool = True
+) -> Resolved:
     """What to start for `command` in a process with environment `env` started in `cwd`
     (blocking: it may ask a runtime its version or Docker its daemon). Raises CommandNotFound
     or RuntimeMissing."""
     from app.runtimes.resolve import resolve_command as resolve
 
-    return resolve(_in_cwd(command, cwd), env)
+    return resolve(_in_cwd(command, cwd), env, ask_version=ask_version)
+
+
+def _to_start(command: str, env: Mapping[str, str], cwd: str | None) -> Resolved:
+    return find_command(command, env, cwd, ask_version=False)
 
 
 async def resolve_command(command: str, env: Mapping[str, str], cwd: str | None = None) -> Resolved:
-    """`find_command` on a worker thread."""
-    return await anyio.to_thread.run_sync(find_command, command, env, cwd)
+    """`find_command` on a worker thread, to start the server: the runtime is not asked its
+    version (no `node --version` before every start; nothing that starts a server shows it)."""
+    return await anyio.to_thread.run_sync(_to_start, command, env, cwd)
 
 
 def locate(command: str, env: Mapping[str, str], cwd: str | None = None) -> str | None:
