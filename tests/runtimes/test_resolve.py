@@ -235,3 +235,21 @@ def test_the_engine_starts_without_asking(home: Path, tmp_path: Path) -> None:
     assert resolved.executable == str(node)
     assert not asked.exists()
     assert process.find_command("node", env).runtime.version == "22.3.0"  # type: ignore[union-attr]
+
+
+def test_the_module_that_starts_servers_does_not_import_package_metadata() -> None:
+    # The CLI imports app.mcp.process (and with it app.runtimes) before it starts a server's
+    # process: importlib.metadata (~8 ms) is imported only when a built-in runtime's version is.
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, app.mcp.process\n"
+        "print('importlib.metadata' in sys.modules)\n"
+        "from app.runtimes.private import private_node\n"
+        "private_node()\n"
+        "print('importlib.metadata' in sys.modules)\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=root)
+    assert done.stdout.split() == ["False", "True"], done.stderr
