@@ -88,8 +88,9 @@ _IDLE_WINDOW_HERE: ContextVar[float | None] = ContextVar("mcp_desk_idle_window",
 TERM_GRACE = 2.0
 """After SIGTERM, before SIGKILL."""
 POLL = 0.01
-ACTIVITY_EVERY = 5
-"""Look at the server's activity every this many polls (50 ms)."""
+ACTIVITY_LOOKS = 5
+"""Look at the server's activity this many times per idle window (every 50 ms for `IDLE_WINDOW`,
+20 ms for `ANSWERED_IDLE_WINDOW`): an idle server is then told within a fifth of the window."""
 
 How = Literal["exited", "idle", "grace", "killed"]
 
@@ -415,6 +416,7 @@ async def _wait_exit_or_idle(server: ServerProcess, grace: float, idle: float) -
     activity.busy()  # the first look only sets the baseline
     deadline = time.monotonic() + grace
     quiet_since = time.monotonic()
+    every = max(1, round(idle / POLL / ACTIVITY_LOOKS))
     for tick in itertools.count(1):
         if process.returncode is not None:
             return "exited"
@@ -423,7 +425,7 @@ async def _wait_exit_or_idle(server: ServerProcess, grace: float, idle: float) -
             return None
         # Exit is looked for every POLL, activity less often: reading /proc for a process tree
         # costs CPU that a server tearing down on a busy machine could use.
-        if tick % ACTIVITY_EVERY == 0:
+        if tick % every == 0:
             if activity.busy():
                 quiet_since = now
             elif now - quiet_since >= idle:
