@@ -58,7 +58,7 @@ marks = []
 def mark(name):
     marks.append((name, time.perf_counter()))
 from app.cli.main import build_parser
-build_parser()
+build_parser(["call", "--stdio", sys.argv[1], "echo"])  # as `mcp-desk call`: that command's parser
 mark("import the CLI and build its parser")
 import asyncio
 from app.cli.remote import _import_engine, _start_early

@@ -49,6 +49,28 @@ COMMAND_MODULES = (
     "bundles",
 )
 
+COMMAND_MODULE_OF = {
+    "servers": "servers",
+    "secrets": "secrets",
+    "auth": "auth",
+    "demo-server": "demo",
+    "tools": "remote",
+    "call": "remote",
+    "resources": "remote",
+    "read": "remote",
+    "prompts": "remote",
+    "prompt": "remote",
+    "ping": "remote",
+    "complete": "complete",
+    "doctor": "doctor",
+    "install": "install",
+    "registry": "registry",
+    "bundles": "bundles",
+}
+"""The module that registers each command (tests/cli check it against what they register): a
+command line that names one builds only that module's parser. Importing and registering all
+of them costs ~20 ms, and every `mcp-desk call` paid for the nine it does not use."""
+
 
 class CommandError(Exception):
     """A failure to report to the user as one line on stderr (no traceback)."""
@@ -87,7 +109,28 @@ def _load_command_modules() -> list[Any]:
     return modules
 
 
-def build_parser() -> argparse.ArgumentParser:
+def named_command(argv: Sequence[str]) -> str | None:
+    """The command `argv` names when only plain global options come before it (`-v`,
+    `--config-dir DIR`); None for anything argparse might read otherwise (`--help`, an
+    abbreviated option, a typo), so that such a line gets the whole parser and its messages."""
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in ("-v", "--verbose") or arg.startswith("--config-dir="):
+            i += 1
+        elif arg == "--config-dir":
+            i += 2
+        elif arg.startswith("-"):
+            return None
+        else:
+            return arg if arg in COMMAND_MODULE_OF else None
+    return None
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; with `argv` that names a command, only that command's module is registered
+    (the same parse, the same usage and error lines: the root's usage names no commands).
+    Without, or when that module cannot be imported, all of them (`--help` lists them all)."""
     parser = argparse.ArgumentParser(
         prog="mcp-desk",
         description="MCP Desk: connect to MCP servers, list and call their tools. "
@@ -104,9 +147,22 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser.add_argument("--version", action="version", version=f"mcp-desk {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in _load_command_modules():
+    for module in _command_module(argv) or _load_command_modules():
         module.register(subparsers)
     return parser
+
+
+def _command_module(argv: Sequence[str] | None) -> list[Any]:
+    """[the module of the command `argv` names], or [] (then all are loaded, and a module that
+    cannot be imported is reported there, once)."""
+    command = named_command(argv) if argv is not None else None
+    name = COMMAND_MODULE_OF.get(command or "")
+    if name is None or name not in COMMAND_MODULES:
+        return []
+    try:
+        return [importlib.import_module(f"app.cli.{name}")]
+    except ImportError:
+        return []
 
 
 def _one_line(text: str) -> str:
@@ -120,7 +176,7 @@ def _one_line(text: str) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one CLI command and return its exit code (never raises SystemExit)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
+    parser = build_parser(args_list)
     try:
         args = parser.parse_args(args_list)
     except SystemExit as exc:  # argparse: --help (0) or a usage error (2)

@@ -88,8 +88,9 @@ _IDLE_WINDOW_HERE: ContextVar[float | None] = ContextVar("mcp_desk_idle_window",
 TERM_GRACE = 2.0
 """After SIGTERM, before SIGKILL."""
 POLL = 0.01
-ACTIVITY_EVERY = 5
-"""Look at the server's activity every this many polls (50 ms)."""
+ACTIVITY_LOOKS = 5
+"""Look at the server's activity this many times per idle window (every 50 ms for `IDLE_WINDOW`,
+20 ms for `ANSWERED_IDLE_WINDOW`): an idle server is then told within a fifth of the window."""
 
 How = Literal["exited", "idle", "grace", "killed"]
 
@@ -146,18 +147,25 @@ def _in_cwd(command: str, cwd: str | None) -> str:
     return command
 
 
-def find_command(command: str, env: Mapping[str, str], cwd: str | None = None) -> Resolved:
+def find_command(
+    command: str, env: Mapping[str, str], cwd: str | None = None, *, ask_version: bool = True
+) -> Resolved:
     """What to start for `command` in a process with environment `env` started in `cwd`
     (blocking: it may ask a runtime its version or Docker its daemon). Raises CommandNotFound
     or RuntimeMissing."""
     from app.runtimes.resolve import resolve_command as resolve
 
-    return resolve(_in_cwd(command, cwd), env)
+    return resolve(_in_cwd(command, cwd), env, ask_version=ask_version)
+
+
+def _to_start(command: str, env: Mapping[str, str], cwd: str | None) -> Resolved:
+    return find_command(command, env, cwd, ask_version=False)
 
 
 async def resolve_command(command: str, env: Mapping[str, str], cwd: str | None = None) -> Resolved:
-    """`find_command` on a worker thread."""
-    return await anyio.to_thread.run_sync(find_command, command, env, cwd)
+    """`find_command` on a worker thread, to start the server: the runtime is not asked its
+    version (no `node --version` before every start; nothing that starts a server shows it)."""
+    return await anyio.to_thread.run_sync(_to_start, command, env, cwd)
 
 
 def locate(command: str, env: Mapping[str, str], cwd: str | None = None) -> str | None:
@@ -408,6 +416,7 @@ async def _wait_exit_or_idle(server: ServerProcess, grace: float, idle: float) -
     activity.busy()  # the first look only sets the baseline
     deadline = time.monotonic() + grace
     quiet_since = time.monotonic()
+    every = max(1, round(idle / POLL / ACTIVITY_LOOKS))
     for tick in itertools.count(1):
         if process.returncode is not None:
             return "exited"
@@ -416,7 +425,7 @@ async def _wait_exit_or_idle(server: ServerProcess, grace: float, idle: float) -
             return None
         # Exit is looked for every POLL, activity less often: reading /proc for a process tree
         # costs CPU that a server tearing down on a busy machine could use.
-        if tick % ACTIVITY_EVERY == 0:
+        if tick % every == 0:
             if activity.busy():
                 quiet_since = now
             elif now - quiet_since >= idle:

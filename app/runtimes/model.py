@@ -14,7 +14,8 @@ class Runtime:
 
     kind: RuntimeKind
     version: str | None
-    """"24.19.0", "0.13.9"; None when it could not be asked (a shim that does not answer)."""
+    """"24.19.0", "0.13.9"; None when it could not be asked (a shim that does not answer), or
+    was not (`resolve_command(..., ask_version=False)`: starting a server does not need it)."""
     builtin: bool
     """MCP Desk's own (from its dependencies), not the person's installation."""
     path: str

@@ -8,7 +8,6 @@ computer would lack. Their versions come from the package metadata: no process t
 from __future__ import annotations
 
 import functools
-import importlib.metadata
 import importlib.util
 import logging
 import os
@@ -37,6 +36,10 @@ class PrivateUv:
 
 
 def _version(distribution: str) -> str | None:
+    # Imported here: importlib.metadata costs ~8 ms, and the CLI imports this module before it
+    # starts a server's process (app.mcp.process), where only a built-in runtime needs it.
+    import importlib.metadata
+
     try:
         return importlib.metadata.version(distribution)
     except importlib.metadata.PackageNotFoundError:

@@ -85,8 +85,14 @@ def kind_of(command: str, platform: str = sys.platform) -> RuntimeKind | None:
     return None
 
 
-def resolve_command(command: str, env: Mapping[str, str], *, platform: str = sys.platform) -> Resolved:
+def resolve_command(
+    command: str, env: Mapping[str, str], *, platform: str = sys.platform, ask_version: bool = True
+) -> Resolved:
     """How to start `command` for a child with environment `env`.
+
+    `ask_version=False`: the person's own Node.js or uv is not asked its version (its Runtime's
+    version is None). Starting a server does not need it, and `node --version` is a process of
+    its own (~20 ms) before every server start; what shows the version asks (doctor, screens).
 
     Raises CommandNotFound for an unknown program that is not on the PATH, RuntimeMissing when
     Docker is missing or not running (or a built-in runtime is broken)."""
@@ -100,7 +106,9 @@ def resolve_command(command: str, env: Mapping[str, str], *, platform: str = sys
     if has_directory(command, platform):
         if not (os.path.isfile(command) and os.access(command, os.X_OK)):
             raise CommandNotFound(command)
-        runtime = _own_runtime(kind, command, child_env, platform) if kind in ("node", "uv") else None
+        runtime = (
+            _own_runtime(kind, command, child_env, platform, ask_version) if kind in ("node", "uv") else None
+        )
         return Resolved(command, (), _npx_env(name, child_env), runtime)
     if kind == "docker":
         dirs = [*extra_dirs(env, platform), *DOCKER_DIRS]
@@ -123,7 +131,8 @@ def resolve_command(command: str, env: Mapping[str, str], *, platform: str = sys
             # `#!/usr/bin/env node` of npx (and of the packages it runs) finds the same Node.
             child_env = _prepend_dir(child_env, own, platform)
     if own is not None:
-        return Resolved(own, (), _npx_env(name, child_env), _own_runtime(kind, own, child_env, platform))
+        runtime = _own_runtime(kind, own, child_env, platform, ask_version)
+        return Resolved(own, (), _npx_env(name, child_env), runtime)
     return _builtin(kind, name, child_env, platform)
 
 
@@ -217,19 +226,25 @@ def _ask_version(executable: str, env: Mapping[str, str]) -> str | None:
     return version
 
 
-def _own_runtime(kind: RuntimeKind | None, executable: str, env: Mapping[str, str], platform: str) -> Runtime:
+def _own_runtime(
+    kind: RuntimeKind | None, executable: str, env: Mapping[str, str], platform: str, ask_version: bool = True
+) -> Runtime:
     assert kind in ("node", "uv")
+
+    def version(of: str) -> str | None:
+        return _ask_version(of, env) if ask_version else None
+
     if kind == "node":
         # npx and npm are scripts: the Node they run on is the `node` on the same PATH.
         node = executable
         if command_name(executable, platform) != "node":
             sibling = which("node", os.path.dirname(executable), platform)
             node = sibling or which("node", env.get("PATH", ""), platform) or executable
-        return Runtime("node", _ask_version(node, env), False, node)
+        return Runtime("node", version(node), False, node)
     uv = executable
     if command_name(executable, platform) == "uvx":
         uv = which("uv", os.path.dirname(executable), platform) or executable
-    return Runtime("uv", _ask_version(uv, env), False, uv)
+    return Runtime("uv", version(uv), False, uv)
 
 
 # --------------------------------------------------------- for the screens

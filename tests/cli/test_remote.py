@@ -196,3 +196,31 @@ def test_the_engine_is_imported_with_the_collector_paused_then_frozen() -> None:
     )
     done = _python(code)
     assert done.stdout.strip() == "True", done.stderr
+
+
+def test_the_program_ends_without_teardown_but_with_its_exit_handlers(tmp_path: Path) -> None:
+    # app.__main__.exit_after_the_engine: the answer, the exit code and the exit handlers are
+    # those of a normal exit; only the interpreter's teardown is skipped.
+    code = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: print('exit handler ran', file=sys.stderr))\n"
+        "from app.__main__ import main\n"
+        f"sys.argv = ['mcp-desk', '--config-dir', {str(tmp_path)!r}, 'call', *{fault('healthy')!r}, 'echo']\n"
+        "sys.argv += ['--args', '{\"message\": \"bye\"}']\n"
+        "main()\n"
+        "print('main returned', file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert (done.returncode, done.stdout) == (0, "Echo: bye\n"), done.stderr
+    assert "exit handler ran" in done.stderr and "main returned" not in done.stderr
+
+
+def test_an_error_exit_keeps_its_code_and_message(tmp_path: Path) -> None:
+    code = (
+        "import sys\n"
+        "from app.__main__ import main\n"
+        f"sys.argv = ['mcp-desk', '--config-dir', {str(tmp_path)!r}, 'call', *{fault('healthy')!r}, 'nope']\n"
+        "main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 1 and done.stderr.startswith("mcp-desk: error: "), done.stderr

@@ -145,3 +145,32 @@ async def test_server_working_to_exit_gets_its_time(tmp_path: Path, monkeypatch:
     assert conn.process.stop == "exited"
     assert conn.process.returncode == 0
     assert Path(f"{pidfile}.clean").read_text(encoding="utf-8") == "ok"
+
+
+async def test_a_quick_stop_still_waits_for_a_server_working_to_exit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # After an answer (a CLI command) the idle window is shorter and looked at more often: a
+    # server that works to exit is still seen working, and exits by itself.
+    from app.mcp import process
+
+    monkeypatch.setattr(process, "STDIN_CLOSE_GRACE", 60.0)
+    process.quick_stop()
+    pidfile = tmp_path / "pids.json"
+    async with connected(fault_target("slow-exit", pidfile)) as conn:
+        read_pidfile(pidfile)
+    assert conn.process is not None
+    assert conn.process.stop == "exited"
+    assert Path(f"{pidfile}.clean").read_text(encoding="utf-8") == "ok"
+
+
+async def test_a_quick_stop_stops_an_idle_server(tmp_path: Path) -> None:
+    from app.mcp import process
+
+    process.quick_stop()
+    pidfile = tmp_path / "pids.json"
+    async with connected(fault_target("ignore-eof", pidfile)) as conn:
+        pids = read_pidfile(pidfile)
+        everyone = [int(pids["server"]), *pids["helpers"]]  # type: ignore[misc]
+    assert conn.process is not None and conn.process.stop == "idle"
+    assert await still_running(everyone) == []

@@ -205,3 +205,51 @@ def test_network_settings_reach_package_managers(
     assert r.env["HTTPS_PROXY"] == "http://other:1"
     tool = _script(tmp_path / "server")
     assert "HTTPS_PROXY" not in resolve_command(str(tool), _env(home, str(tmp_path))).env
+
+
+def test_starting_does_not_ask_the_version(home: Path, tmp_path: Path) -> None:
+    # The engine's resolve (app.mcp.process.resolve_command) does not run `node --version`
+    # before every server start; the doctor and the screens still ask.
+    bin_dir = tmp_path / "mine"
+    asked = tmp_path / "asked"
+    _script(bin_dir / "node", f"#!/bin/sh\n: > {asked}\necho v22.3.0\n")
+    npx = _script(bin_dir / "npx")
+    quiet = resolve_command("npx", _env(home, str(bin_dir)), ask_version=False)
+    assert (quiet.executable, quiet.args_prefix) == (str(npx), ())
+    assert quiet.runtime is not None and quiet.runtime.path == str(bin_dir / "node")
+    assert quiet.runtime.version is None and not asked.exists()
+    assert resolve_command("npx", _env(home, str(bin_dir))).runtime.version == "22.3.0"  # type: ignore[union-attr]
+    assert asked.exists()
+
+
+def test_the_engine_starts_without_asking(home: Path, tmp_path: Path) -> None:
+    import anyio
+
+    from app.mcp import process
+
+    bin_dir = tmp_path / "mine"
+    asked = tmp_path / "asked"
+    node = _script(bin_dir / "node", f"#!/bin/sh\n: > {asked}\necho v22.3.0\n")
+    env = _env(home, str(bin_dir))
+    resolved = anyio.run(process.resolve_command, "node", env)
+    assert resolved.executable == str(node)
+    assert not asked.exists()
+    assert process.find_command("node", env).runtime.version == "22.3.0"  # type: ignore[union-attr]
+
+
+def test_the_module_that_starts_servers_does_not_import_package_metadata() -> None:
+    # The CLI imports app.mcp.process (and with it app.runtimes) before it starts a server's
+    # process: importlib.metadata (~8 ms) is imported only when a built-in runtime's version is.
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, app.mcp.process\n"
+        "print('importlib.metadata' in sys.modules)\n"
+        "from app.runtimes.private import private_node\n"
+        "private_node()\n"
+        "print('importlib.metadata' in sys.modules)\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=root)
+    assert done.stdout.split() == ["False", "True"], done.stderr
