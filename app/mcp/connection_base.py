@@ -47,7 +47,13 @@ class ServerInfo:
 
 
 def _dump(model: Any) -> dict[str, Any]:
-    return cast(dict[str, Any], model.model_dump(by_alias=True, mode="json", exclude_unset=True))
+    """`model.model_dump(by_alias=True, mode="json", exclude_unset=True)`, asking its serializer
+    directly: model_dump passes a dozen more arguments on, a third of a small answer's cost (it
+    runs on every result, and twice per call for the traffic log)."""
+    return cast(
+        dict[str, Any],
+        model.__pydantic_serializer__.to_python(model, by_alias=True, mode="json", exclude_unset=True),
+    )
 
 
 class ConnectionCore:
@@ -131,7 +137,7 @@ class ConnectionCore:
     def _tap(self, direction: Any, message: types.JSONRPCMessage) -> None:
         if not self.traffic or not self._sinks:
             return
-        data = message.model_dump(by_alias=True, mode="json", exclude_unset=True)
+        data = _dump(message)
         self._emit(Traffic(self.name, time.time(), direction, scrub_fresh(data, self.target.secret_values)))
 
     async def _on_log_message(self, params: types.LoggingMessageNotificationParams) -> None:

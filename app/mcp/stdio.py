@@ -179,9 +179,12 @@ async def stdio_transport(
         assert process.stdin is not None
         try:
             async with write_recv:
-                async for message in write_recv:
-                    data = message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
-                    await process.stdin.send(data.encode())
+                async for item in write_recv:
+                    # model_dump_json(by_alias=True, exclude_unset=True) as bytes, from the
+                    # serializer itself: no str made and encoded again, no dozen defaults passed on.
+                    message = item.message
+                    data = message.__pydantic_serializer__.to_json(message, by_alias=True, exclude_unset=True)
+                    await process.stdin.send(data + b"\n")
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
             # The server stopped reading: end the session's read side so no request hangs forever.
             await read_send.aclose()
