@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Literal, Self
 
@@ -17,7 +18,16 @@ import anyio
 from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCMessage
 
-Tap = Callable[[Literal["in", "out"], JSONRPCMessage], None]
+Tap = Callable[[Literal["in", "out"], JSONRPCMessage, int | None], None]
+"""Called with each message and, when the transport knows it, the length of its wire text."""
+
+
+@dataclass
+class SizedMessage(SessionMessage):
+    """A message read by a transport that knows the length of its wire text (our stdio reader):
+    no string in it is longer than `size`, so the traffic log need not look for strings to cut."""
+
+    size: int | None = None
 
 
 class _TappedStream:
@@ -56,7 +66,7 @@ class _TapRead(_TappedStream):
             self._on_eof()
             raise
         if isinstance(item, SessionMessage):
-            self._tap("in", item.message)
+            self._tap("in", item.message, item.size if isinstance(item, SizedMessage) else None)
         return item  # type: ignore[no-any-return]
 
     def __aiter__(self) -> _TapRead:
@@ -73,13 +83,13 @@ class _TapRead(_TappedStream):
             self._on_eof()
             raise
         if isinstance(item, SessionMessage):
-            self._tap("in", item.message)
+            self._tap("in", item.message, item.size if isinstance(item, SizedMessage) else None)
         return item  # type: ignore[no-any-return]
 
 
 class _TapWrite(_TappedStream):
     async def send(self, item: SessionMessage, /) -> None:
-        self._tap("out", item.message)
+        self._tap("out", item.message, None)
         await self._inner.send(item)
 
 
