@@ -51,13 +51,13 @@ class _TappedStream:
 
 
 class _TapRead(_TappedStream):
+    """The read end. Without `last_context`: the SDK looks it up on every message read, and a
+    stream that has none (stdio's) then answers at once instead of through a property that
+    looks it up again on the inner stream (see _TapContextRead)."""
+
     def __init__(self, inner: Any, tap: Tap, on_eof: Callable[[], None]) -> None:
         super().__init__(inner, tap)
         self._on_eof = on_eof
-
-    @property
-    def last_context(self) -> Any:
-        return getattr(self._inner, "last_context", None)
 
     async def receive(self) -> SessionMessage | Exception:
         try:
@@ -87,6 +87,15 @@ class _TapRead(_TappedStream):
         return item  # type: ignore[no-any-return]
 
 
+class _TapContextRead(_TapRead):
+    """The read end of a transport whose stream carries the sender's context (the SDK's
+    ContextReceiveStream, Streamable HTTP's and SSE's): passed on as the SDK reads it."""
+
+    @property
+    def last_context(self) -> Any:
+        return getattr(self._inner, "last_context", None)
+
+
 class _TapWrite(_TappedStream):
     async def send(self, item: SessionMessage, /) -> None:
         self._tap("out", item.message, None)
@@ -103,7 +112,8 @@ class TappedTransport:
 
     async def __aenter__(self) -> tuple[_TapRead, _TapWrite]:
         read, write = await self._inner.__aenter__()
-        return _TapRead(read, self._tap, self._on_eof), _TapWrite(write, self._tap)
+        kind = _TapContextRead if hasattr(read, "last_context") else _TapRead
+        return kind(read, self._tap, self._on_eof), _TapWrite(write, self._tap)
 
     async def __aexit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
