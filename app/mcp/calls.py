@@ -149,11 +149,14 @@ class Calls(CatalogSync, PersonRequests):
                     first = await resend(exc, request)
                 if isinstance(first, types.InputRequiredResult):
                     first = await self._drive_input_required(first, send)
-            task = task_of(first, self._modern)
-            if task is not None:  # no overall timeout for a task: each of its requests has one
-                clock.unlimited()
-                return await self._follow_task(name, call_id, task, limit, started)
-            final = as_call_result(first)
+            if type(first) is types.CallToolResult:
+                final = first  # nearly every answer: no task, nothing to check again
+            else:
+                task = task_of(first, self._modern)
+                if task is not None:  # no overall timeout for a task: each of its requests has one
+                    clock.unlimited()
+                    return await self._follow_task(name, call_id, task, limit, started)
+                final = as_call_result(first)
         if clock.scope.cancelled_caught:
             if clock.capped:
                 raise CallTimedOut(

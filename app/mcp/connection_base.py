@@ -27,7 +27,7 @@ from app.mcp.catalog import Catalog
 from app.mcp.events import ConnectionState, Event, LogLine, Sink, StateChanged, Traffic, add_sink_to, deliver
 from app.mcp.failures import FailureRules, Failures
 from app.mcp.handlers import ClientHandlers
-from app.mcp.masking import mask_text, scrub_fresh
+from app.mcp.masking import MAX_TRAFFIC_STRING, mask_text, scrub_fresh
 from app.mcp.results import REQUEST_TIMEOUT, CallTimedOut, NotConnected
 from app.mcp.session_recovery import SessionKeeper
 from app.mcp.stdio import ProcessInfo
@@ -47,7 +47,13 @@ class ServerInfo:
 
 
 def _dump(model: Any) -> dict[str, Any]:
-    return cast(dict[str, Any], model.model_dump(by_alias=True, mode="json", exclude_unset=True))
+    """`model.model_dump(by_alias=True, mode="json", exclude_unset=True)`, asking its serializer
+    directly: model_dump passes a dozen more arguments on, a third of a small answer's cost (it
+    runs on every result, and twice per call for the traffic log)."""
+    return cast(
+        dict[str, Any],
+        model.__pydantic_serializer__.to_python(model, by_alias=True, mode="json", exclude_unset=True),
+    )
 
 
 class ConnectionCore:
@@ -128,11 +134,16 @@ class ConnectionCore:
         self._state_event = asyncio.Event()
         self._emit(StateChanged(self.name, state, reason))
 
-    def _tap(self, direction: Any, message: types.JSONRPCMessage) -> None:
+    def _tap(self, direction: Any, message: types.JSONRPCMessage, size: int | None = None) -> None:
         if not self.traffic or not self._sinks:
             return
-        data = message.model_dump(by_alias=True, mode="json", exclude_unset=True)
-        self._emit(Traffic(self.name, time.time(), direction, scrub_fresh(data, self.target.secret_values)))
+        data = _dump(message)
+        secrets = self.target.secret_values
+        # Without secrets the walk only cuts strings longer than MAX_TRAFFIC_STRING: a message
+        # whose whole wire text is shorter (most of what is read) has none to cut.
+        if secrets or size is None or size > MAX_TRAFFIC_STRING:
+            data = scrub_fresh(data, secrets)
+        self._emit(Traffic(self.name, time.time(), direction, data))
 
     async def _on_log_message(self, params: types.LoggingMessageNotificationParams) -> None:
         data = params.data

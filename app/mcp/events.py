@@ -84,6 +84,17 @@ class Traffic:
     direction: Literal["out", "in"]
     message: dict[str, Any] = field(hash=False)
 
+    def __init__(
+        self, server: str, time: float, direction: Literal["out", "in"], message: dict[str, Any]
+    ) -> None:
+        # The frozen dataclass's own __init__ (kept out by this one), without its object.__setattr__
+        # call per field: one is made for every message in and out while the traffic log is on.
+        fields = self.__dict__
+        fields["server"] = server
+        fields["time"] = time
+        fields["direction"] = direction
+        fields["message"] = message
+
 
 @dataclass(frozen=True)
 class ResourceUpdated:

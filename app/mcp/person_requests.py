@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from types import TracebackType
 from typing import Any, TypeVar
 
 import anyio
@@ -109,6 +110,22 @@ class ClockWatch:
             self._arm(earliest)
 
 
+_scope_type: type[anyio.CancelScope] | None = None
+
+
+def _cancel_scope() -> anyio.CancelScope:
+    """A new `anyio.CancelScope()`. That call asks which async library runs, every time, and
+    hands over to the backend's own scope type, two thirds of the cost of a call's clock; the
+    clocks run on asyncio only (ClockWatch arms the loop's timer), so the type anyio made the
+    first time is made directly."""
+    global _scope_type
+    if _scope_type is None:
+        scope = anyio.CancelScope()
+        _scope_type = type(scope)
+        return scope
+    return _scope_type()
+
+
 @dataclass(eq=False, slots=True)
 class CallClock:
     """The timeout of one request in flight.
@@ -131,8 +148,8 @@ class CallClock:
 
     @classmethod
     def start(cls, limit: float, cap: float, *, paused: bool) -> CallClock:
-        now = anyio.current_time()
-        clock = cls(anyio.CancelScope(), limit, cap, now + cap)
+        now = asyncio.get_running_loop().time()  # anyio.current_time() on asyncio, without the lookup
+        clock = cls(_cancel_scope(), limit, cap, now + cap)
         if paused:
             clock.pause()
         else:
@@ -171,6 +188,34 @@ class CallClock:
     def capped(self) -> bool:
         """True when it ran out at the cap rather than for want of a sign of life."""
         return self.scope.cancelled_caught and anyio.current_time() >= self.cap_at
+
+
+class Clocked:
+    """The `with` block of `PersonRequests._clocked`: `clock` is watched and its scope entered
+    for the block. A class rather than a @contextmanager generator: it runs on every call, and
+    the generator's machinery cost as much as the watch and the scope together."""
+
+    __slots__ = ("clock", "watch")
+
+    def __init__(self, watch: ClockWatch, clock: CallClock) -> None:
+        self.watch = watch
+        self.clock = clock
+
+    def __enter__(self) -> None:
+        self.watch.add(self.clock)
+        try:
+            self.clock.scope.__enter__()
+        except BaseException:
+            self.watch.discard(self.clock)
+            raise
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> bool:
+        try:
+            return self.clock.scope.__exit__(exc_type, exc, tb)
+        finally:
+            self.watch.discard(self.clock)
 
 
 class PersonRequests(ConnectionCore):
@@ -267,16 +312,10 @@ class PersonRequests(ConnectionCore):
         limit = timeout if timeout is not None else self.target.timeout
         return CallClock.start(limit, longest_call(self.target, limit), paused=bool(self._people_waiting))
 
-    @contextmanager
-    def _clocked(self, clock: CallClock) -> Iterator[None]:
+    def _clocked(self, clock: CallClock) -> Clocked:
         """Run the block under `clock` (paused while a person answers the server); after it,
         `clock.scope.cancelled_caught` says it ran out."""
-        self._call_clocks.add(clock)
-        try:
-            with clock.scope:
-                yield
-        finally:
-            self._call_clocks.discard(clock)
+        return Clocked(self._call_clocks, clock)
 
     async def _timed_for_the_server(self, awaitable: Awaitable[_R], what: str) -> _R:
         """Await a request that may ask the person something (elicitation, sampling, or a

@@ -24,6 +24,7 @@ from mcp_types import JSONRPCRequest
 
 from app.mcp import process as process_
 from app.mcp.deep import parse_message
+from app.mcp.tap import SizedMessage
 from app.runtimes.model import CommandNotFound, Resolved, RuntimeMissing
 
 __all__ = ["CommandNotFound", "ProcessInfo", "RuntimeMissing", "WorkingDirectoryMissing", "stdio_transport"]
@@ -179,9 +180,12 @@ async def stdio_transport(
         assert process.stdin is not None
         try:
             async with write_recv:
-                async for message in write_recv:
-                    data = message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
-                    await process.stdin.send(data.encode())
+                async for item in write_recv:
+                    # model_dump_json(by_alias=True, exclude_unset=True) as bytes, from the
+                    # serializer itself: no str made and encoded again, no dozen defaults passed on.
+                    message = item.message
+                    data = message.__pydantic_serializer__.to_json(message, by_alias=True, exclude_unset=True)
+                    await process.stdin.send(data + b"\n")
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
             # The server stopped reading: end the session's read side so no request hangs forever.
             await read_send.aclose()
@@ -231,13 +235,14 @@ def _decode(line: bytearray) -> SessionMessage | bytes | None:
     if not line or line.isspace():
         return None
     head = bytes(line[:500])
+    size = len(line)  # before the parser may empty it
     try:
         # JSON allows the white space around it (a CR from a Windows server, say): no strip, no
         # copy. As the SDK's parser, but too deep is cut, not refused; the line may be emptied.
         message = parse_message(line, consume=True)
     except ValueError:
         return head.strip()
-    return SessionMessage(message)
+    return SizedMessage(message, size=size)
 
 
 ECHO_NOISE = b"(our own request came back: the program repeats what it is sent)"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Literal, Self
 
@@ -17,7 +18,16 @@ import anyio
 from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCMessage
 
-Tap = Callable[[Literal["in", "out"], JSONRPCMessage], None]
+Tap = Callable[[Literal["in", "out"], JSONRPCMessage, int | None], None]
+"""Called with each message and, when the transport knows it, the length of its wire text."""
+
+
+@dataclass
+class SizedMessage(SessionMessage):
+    """A message read by a transport that knows the length of its wire text (our stdio reader):
+    no string in it is longer than `size`, so the traffic log need not look for strings to cut."""
+
+    size: int | None = None
 
 
 class _TappedStream:
@@ -41,13 +51,13 @@ class _TappedStream:
 
 
 class _TapRead(_TappedStream):
+    """The read end. Without `last_context`: the SDK looks it up on every message read, and a
+    stream that has none (stdio's) then answers at once instead of through a property that
+    looks it up again on the inner stream (see _TapContextRead)."""
+
     def __init__(self, inner: Any, tap: Tap, on_eof: Callable[[], None]) -> None:
         super().__init__(inner, tap)
         self._on_eof = on_eof
-
-    @property
-    def last_context(self) -> Any:
-        return getattr(self._inner, "last_context", None)
 
     async def receive(self) -> SessionMessage | Exception:
         try:
@@ -56,7 +66,7 @@ class _TapRead(_TappedStream):
             self._on_eof()
             raise
         if isinstance(item, SessionMessage):
-            self._tap("in", item.message)
+            self._tap("in", item.message, item.size if isinstance(item, SizedMessage) else None)
         return item  # type: ignore[no-any-return]
 
     def __aiter__(self) -> _TapRead:
@@ -73,13 +83,22 @@ class _TapRead(_TappedStream):
             self._on_eof()
             raise
         if isinstance(item, SessionMessage):
-            self._tap("in", item.message)
+            self._tap("in", item.message, item.size if isinstance(item, SizedMessage) else None)
         return item  # type: ignore[no-any-return]
+
+
+class _TapContextRead(_TapRead):
+    """The read end of a transport whose stream carries the sender's context (the SDK's
+    ContextReceiveStream, Streamable HTTP's and SSE's): passed on as the SDK reads it."""
+
+    @property
+    def last_context(self) -> Any:
+        return getattr(self._inner, "last_context", None)
 
 
 class _TapWrite(_TappedStream):
     async def send(self, item: SessionMessage, /) -> None:
-        self._tap("out", item.message)
+        self._tap("out", item.message, None)
         await self._inner.send(item)
 
 
@@ -93,7 +112,8 @@ class TappedTransport:
 
     async def __aenter__(self) -> tuple[_TapRead, _TapWrite]:
         read, write = await self._inner.__aenter__()
-        return _TapRead(read, self._tap, self._on_eof), _TapWrite(write, self._tap)
+        kind = _TapContextRead if hasattr(read, "last_context") else _TapRead
+        return kind(read, self._tap, self._on_eof), _TapWrite(write, self._tap)
 
     async def __aexit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None

@@ -51,7 +51,7 @@ import logging
 import math
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeGuard
 
 from app.mcp.results import REQUEST_TIMEOUT, CallFailed, CallTimedOut
 from app.mcp.tasks_events import TERMINAL_STATUSES, TaskUpdate
@@ -94,19 +94,25 @@ InputAnswerer = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
 """2026-07-28: answers a task's `inputRequests` (key -> wire request) with wire responses."""
 
 
+def _is_mapping(value: Any) -> TypeGuard[Mapping[str, Any]]:
+    # A dict (what JSON gives) answered without isinstance against the Mapping ABC: `plan` runs
+    # on every call, and each ABC check costs about as much as the rest of it.
+    return type(value) is dict or isinstance(value, Mapping)
+
+
 def server_offers_tasks(capabilities: Mapping[str, Any]) -> bool:
     """2025-11-25: the server's `tasks.requests.tools.call` capability."""
     tasks = capabilities.get("tasks")
-    if not isinstance(tasks, Mapping):
+    if not _is_mapping(tasks):
         return False
     requests = tasks.get("requests")
-    tools = requests.get("tools") if isinstance(requests, Mapping) else None
-    return isinstance(tools, Mapping) and isinstance(tools.get("call"), Mapping)
+    tools = requests.get("tools") if _is_mapping(requests) else None
+    return _is_mapping(tools) and _is_mapping(tools.get("call"))
 
 
 def task_support(tool_raw: Mapping[str, Any] | None) -> str:
     execution = (tool_raw or {}).get("execution")
-    support = execution.get("taskSupport") if isinstance(execution, Mapping) else None
+    support = execution.get("taskSupport") if _is_mapping(execution) else None
     return support if support in ("required", "optional") else "forbidden"
 
 
@@ -118,6 +124,8 @@ def plan(
     if modern:
         return "direct"  # 2026-07-28: the server decides; a task answer is followed all the same
     support = task_support(tool_raw)
+    if support == "forbidden":
+        return "direct"  # what the rule below answers too, without looking at the capabilities
     offered = server_offers_tasks(capabilities)
     if support == "required" and not offered:
         raise CallFailed(f"{tool_name} can only run as a task, but the server does not offer tasks for tools")

@@ -359,6 +359,27 @@ async def test_traffic_is_recorded_with_secrets_masked() -> None:
         assert "my key is ••••••" in blob
 
 
+async def test_traffic_without_secrets_still_cuts_long_strings_both_ways() -> None:
+    # Without secrets, a message read whose whole line is short is not walked (no string in it can
+    # be long): the long answer below must still be cut, and so must the request that carried it.
+    from app.mcp.masking import MAX_TRAFFIC_STRING
+
+    events = EventLog()
+    long_text = "z" * (MAX_TRAFFIC_STRING + 500)
+    async with connected(sdk_target(), events) as conn:
+        result = await conn.call_tool("echo", {"text": long_text})
+        assert long_text in result.text()  # the result itself is whole: only the log is cut
+        calls = [t for t in events.of(Traffic) if long_text[:1000] in json.dumps(t.message)]
+        assert {t.direction for t in calls} == {"in", "out"}
+        for t in calls:
+            blob = json.dumps(t.message)
+            assert "z" * (MAX_TRAFFIC_STRING + 1) not in blob and "more characters)" in blob
+        short = [
+            t for t in events.of(Traffic) if t.direction == "in" and "tools" in t.message.get("result", {})
+        ]
+        assert short and short[0].message["result"]["tools"]  # the listing, short, passed on as read
+
+
 async def test_crash_mid_call_fails_the_call_and_the_connection(token: str) -> None:
     events = EventLog()
     async with connected(sdk_target(token=token), events) as conn:

@@ -237,3 +237,28 @@ async def test_resource_updates_only_for_subscribed_uris(mode: str) -> None:
         await conn.call_tool("touch", {"uri": "mem://c"})
         await events.wait_until(lambda: len(events.of(ResourceUpdated)) >= 2)
         assert [e.uri for e in events.of(ResourceUpdated)] == ["mem://a", "mem://c"]
+
+
+async def test_a_clock_scope_is_a_fresh_anyio_cancel_scope_each_time() -> None:
+    """CallClock makes anyio's backend scope type directly (app/mcp/person_requests.py): each
+    clock must still get its own working anyio CancelScope, and Clocked must leave the watch."""
+    import anyio
+
+    from app.mcp.person_requests import CallClock, Clocked, ClockWatch
+
+    first = CallClock.start(60.0, 60.0, paused=False)
+    second = CallClock.start(60.0, 60.0, paused=False)
+    assert isinstance(first.scope, anyio.CancelScope) and first.scope is not second.scope
+    watch = ClockWatch()
+    with Clocked(watch, second):
+        assert len(watch) == 1
+        second.scope.cancel()
+        await anyio.sleep_forever()
+    assert second.scope.cancelled_caught and len(watch) == 0 and second.watch is None
+    third = CallClock.start(60.0, 60.0, paused=False)
+    with Clocked(watch, third):
+        # A scope already in use cannot be entered: the failed block does not stay watched.
+        with pytest.raises(RuntimeError), Clocked(watch, third):
+            pass
+        assert len(watch) == 0 and third.watch is None
+    watch.close()
