@@ -286,9 +286,9 @@ class Opener:
 
     async def _run(self) -> None:
         # The engine is imported in a worker thread right after the first paint. Opening a link
-        # imports some of the same packages (pydantic, through the install plan), and a module
-        # two threads import at once can be seen half made by one of them (CI: the engine's
-        # import failed so, and no server connected). So links wait for that import to end.
+        # imports some of the same packages (the SDK's pydantic models), and a module two threads
+        # import at once can be seen half made by one of them (a link handed over at once made
+        # the engine's import fail so, and no server connected). So links wait for that import.
         try:
             await self.window.controller.ensure_engine()
         except Exception:  # the start-up connect reports why; the link can still be shown
