@@ -373,6 +373,9 @@ def _import_engine() -> None:
         return
     gc.disable()
     try:
+        from app.mcp.sdk_client_only import import_client_only
+
+        import_client_only()  # a command never serves: the SDK's server package is not loaded
         import app.cli.auth
         import app.mcp.connection
         import app.mcp.handlers  # noqa: F401

@@ -1,0 +1,149 @@
+"""The MCP SDK imported as a client only, without its server package (for the CLI's commands).
+
+Any `mcp.*` import runs the SDK's `mcp/__init__`, which imports the SDK's server side for the
+names it re-exports (`ServerSession`, `stdio_server`); `mcp.client.client` imports `Server`,
+`MCPServer` and `modern_on_request` only to recognise and drive a server object handed to
+`Client` in the same process. That server package (its low-level and MCPServer servers, their
+resource and prompt managers, starlette, uvicorn, ...) is about a quarter of the SDK's import, and a
+command that connects to a server over stdio or HTTP never runs a line of it.
+
+`import_client_only()` imports the SDK with stand-ins for exactly those names: a stand-in class is
+never an instance's type (so `Client`'s in-process check is false, as it is for every transport)
+and raises `ServerSideNotLoaded` when something calls it; any other name of the server package
+fails to import. Nothing else of the SDK is touched, and nothing is patched after the import.
+
+It is a private dependency on which server names the SDK's client imports, checked at two levels:
+- here, at run time: an SDK other than the tested minor version, or one whose client imports
+  another server name (the import fails), is imported whole, as without this module;
+- in tests/mcp/test_sdk_canary.py: the stand-ins still cover what the tested SDK imports, and a
+  stdio call works through them.
+
+Only a process that never serves may use it: the window's engine (tests and embedding hand
+`ServerConnection` an in-process server) and `mcp-desk demo-server` import the SDK whole.
+"""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import logging
+import sys
+import types
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+logger = logging.getLogger(__name__)
+
+TESTED_SDK = "2.3"
+"""The `mcp` minor version whose client imports exactly the names below (pyproject pins it)."""
+
+STAND_INS: dict[str, tuple[str, ...]] = {
+    "mcp.server": ("Server",),  # mcp.client.client and mcp.client._memory
+    "mcp.server.session": ("ServerSession",),  # mcp/__init__
+    "mcp.server.stdio": ("stdio_server",),  # mcp/__init__
+    "mcp.server.mcpserver": ("MCPServer",),  # mcp.client.client and mcp.client._memory
+    "mcp.server.runner": ("modern_on_request",),  # mcp.client.client
+}
+"""Each module of the SDK's server package its client side imports, with the names it takes."""
+
+CLIENT_MODULES = ("mcp", "mcp.client.client")
+"""What is imported with the stand-ins in place: the package and the `Client` it re-exports."""
+
+
+class ServerSideNotLoaded(RuntimeError):
+    """Something in a client-only process used the SDK's server side."""
+
+
+def _refuse(name: str) -> NoReturn:
+    raise ServerSideNotLoaded(
+        f"{name} is part of the MCP SDK's server side, which this process did not load "
+        "(app.mcp.sdk_client_only)"
+    )
+
+
+def _stand_in_class(module: str, name: str) -> type:
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        _refuse(f"{module}.{name}")
+
+    return type(name, (), {"__init__": __init__, "__module__": module, "__doc__": "A stand-in."})
+
+
+def _stand_in_function(module: str, name: str) -> Any:
+    def stand_in(*args: Any, **kwargs: Any) -> NoReturn:
+        _refuse(f"{module}.{name}")
+
+    stand_in.__name__ = stand_in.__qualname__ = name
+    stand_in.__module__ = module
+    return stand_in
+
+
+class _StandIns(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Finds the server package's modules the client imports; each is made of stand-ins only."""
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: types.ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname not in STAND_INS:
+            return None
+        return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
+        module = types.ModuleType(spec.name, "A stand-in (app.mcp.sdk_client_only).")
+        # A package with no folder: any other module of it is not found (and fails loudly).
+        module.__path__ = []
+        for name in STAND_INS[spec.name]:
+            if name[0].isupper():
+                setattr(module, name, _stand_in_class(spec.name, name))
+            else:
+                setattr(module, name, _stand_in_function(spec.name, name))
+        return module
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        pass  # everything was made in create_module
+
+
+def tested_sdk() -> bool:
+    """Whether the installed SDK is the minor version the stand-ins were made for."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        installed = version("mcp")
+    except PackageNotFoundError:
+        return False
+    return installed == TESTED_SDK or installed.startswith(TESTED_SDK + ".")
+
+
+def is_client_only() -> bool:
+    """Whether the SDK in this process was imported by `import_client_only()`."""
+    server = sys.modules.get("mcp.server")
+    return server is not None and server.__spec__ is not None and isinstance(server.__spec__.loader, _StandIns)
+
+
+def import_client_only() -> bool:
+    """Import the SDK without its server package; True if that is what happened. False when the
+    SDK is imported already (it stays as it is), is not the tested version, or its client needs
+    more of the server side than the stand-ins hold: it is then imported whole (as a plain
+    `import mcp` would), or left for the caller's own import."""
+    if "mcp" in sys.modules:
+        return is_client_only()
+    if not tested_sdk():
+        logger.info("mcp is not %s: the SDK is imported whole", TESTED_SDK)
+        return False
+    finder = _StandIns()
+    sys.meta_path.insert(0, finder)
+    try:
+        for module in CLIENT_MODULES:
+            __import__(module)
+    except ImportError as exc:
+        logger.warning("the MCP SDK's client needs more of its server side (%s): importing it whole", exc)
+        _forget_sdk()
+        return False
+    finally:
+        sys.meta_path.remove(finder)
+    return True
+
+
+def _forget_sdk() -> None:
+    """Drop the half-imported SDK (and its stand-ins) so the next import starts afresh."""
+    for name in [n for n in sys.modules if n == "mcp" or n.startswith("mcp.")]:
+        del sys.modules[name]
