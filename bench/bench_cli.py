@@ -61,7 +61,7 @@ from app.cli.main import build_parser
 build_parser(["call", "--stdio", sys.argv[1], "echo"])  # as `mcp-desk call`: that command's parser
 mark("import the CLI and build its parser")
 import asyncio
-from app.cli.remote import _import_engine, _start_early
+from app.cli.remote import import_engine, _start_early
 from app.mcp.process import discard_early, quick_stop
 from app.mcp.target import target_from_command_line
 async def main():
@@ -70,10 +70,10 @@ async def main():
     target = target_from_command_line(sys.argv[1], None)
     early = await _start_early(target)
     mark("start the server's process (resolve, fork)")
-    _import_engine()
+    import_engine()
     from app.mcp.connection import ServerConnection
     mark("import the engine (and the MCP SDK) while the server starts")
-    conn = ServerConnection(target, traffic=False)
+    conn = ServerConnection(target, traffic=False, lists=("tools",))  # as `call` does
     conn.start()
     await conn.wait_settled(60)
     mark("connect: handshake, list the catalog")
@@ -102,7 +102,7 @@ def breakdown(server: str, env: dict[str, str]) -> None:
     )
     print(done.stdout.rstrip())
     imports = subprocess.run(
-        [sys.executable, "-X", "importtime", "-c", "import app.cli.main, app.mcp.connection"],
+        [sys.executable, "-X", "importtime", "-c", "import app.cli.remote as r; r.import_engine()"],
         capture_output=True,
         text=True,
         env=env,

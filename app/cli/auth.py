@@ -234,6 +234,9 @@ def cmd_login(args: argparse.Namespace) -> int:
 async def _login(
     target: Target, secrets: SecretStore, browser: TerminalBrowser, timeout: float
 ) -> AuthStatus:
+    from app.cli.remote import import_engine
+
+    import_engine()
     from app.mcp.auth import read_status
     from app.mcp.connection import ServerConnection
     from app.mcp.events import ConnectionState

@@ -20,6 +20,7 @@ from app.mcp.visible import visible_line
 
 if TYPE_CHECKING:
     from app.mcp.connection import ServerConnection
+    from app.mcp.events import CatalogKind
 
 
 def register(subparsers: Any) -> None:
@@ -137,4 +138,6 @@ def cmd_complete(args: argparse.Namespace) -> int:
             print(visible_line(str(value)))  # one line per value, even if a value holds a newline
         return EXIT_OK
 
-    return run_on_server(target, action, present)
+    # Only what the ref is checked against is listed first.
+    kind: CatalogKind = "prompts" if args.prompt is not None else "resource_templates"
+    return run_on_server(target, action, present, lists=(kind,))

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
 from app.cli.main import EXIT_FAILURE, EXIT_OK
-from app.cli.remote import add_target_arguments, resolve_target, safe
+from app.cli.remote import add_target_arguments, import_engine, resolve_target, safe
 
 if TYPE_CHECKING:
     from app.mcp.target import Target
@@ -305,6 +305,7 @@ class EngineRun:
 async def stdio_through_engine(target: Target, report: Report) -> bool:
     """Connect as the app does — the engine starts the process (app.mcp.process), so the doctor
     is no second stdio client — and turn what happened into the process's steps."""
+    import_engine()
     from app.mcp.connection import ServerConnection
     from app.mcp.events import SETTLED_STATES, ConnectionState, Traffic
 
@@ -659,6 +660,7 @@ def engine_step(target: Target, report: Report) -> bool:
     import asyncio
 
     async def connect() -> bool:
+        import_engine()
         from app.mcp.connection import ServerConnection
         from app.mcp.events import SETTLED_STATES, ConnectionState
 

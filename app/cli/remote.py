@@ -36,6 +36,7 @@ from app.mcp.visible import visible, visible_json, visible_line
 
 if TYPE_CHECKING:
     from app.mcp.connection import ServerConnection
+    from app.mcp.events import CatalogKind
     from app.mcp.target import Target
 
 T = TypeVar("T")
@@ -295,10 +296,12 @@ def run_on_server(
     present: Callable[[T], int],
     *,
     accept_defaults: bool = False,
+    lists: Iterable[CatalogKind] | None = None,
 ) -> int:
     """Connect, run `action` on the ready connection, `present` its result, then disconnect (no
     child left behind). The answer is printed before disconnecting: a server may take a while to
-    exit once its stdin is closed, and the person (or script) should not wait for that."""
+    exit once its stdin is closed, and the person (or script) should not wait for that. `lists`:
+    the catalog kinds `action` needs listed first (every one the server offers by default)."""
 
     async def main() -> int:
         from app.mcp.process import quick_stop
@@ -317,10 +320,10 @@ def run_on_server(
                     await discard_early(early)
 
     async def connected() -> int:
-        _import_engine()
+        import_engine()
         from app.cli.auth import needs_sign_in_message, stored_sign_in
         from app.mcp.connection import ServerConnection
-        from app.mcp.events import ConnectionState
+        from app.mcp.events import CATALOG_KINDS, ConnectionState
         from app.mcp.handlers import HeadlessHandlers
         from app.mcp.results import CallFailed
 
@@ -331,6 +334,7 @@ def run_on_server(
             traffic=False,
             sink=sink,
             secrets=stored_sign_in(target),
+            lists=CATALOG_KINDS if lists is None else lists,
         )
         conn.start()
         try:
@@ -362,11 +366,13 @@ def run_on_server(
     return asyncio.run(main())
 
 
-def _import_engine() -> None:
-    """Import the engine and the MCP SDK with the cyclic garbage collector paused, then freeze what
-    they made: the SDK builds thousands of pydantic classes, and the collections they set off while
-    importing (~50 ms) and the interpreter's last ones at exit (~120 ms) would walk every one of
-    them, though none is ever garbage. What a command creates later is collected as always."""
+def import_engine() -> None:
+    """Import the engine and the MCP SDK for a command (every CLI command that connects calls this
+    first): the SDK without its server package (app.mcp.sdk_client_only: a command never serves),
+    and with the cyclic garbage collector paused, then what they made frozen. The SDK builds
+    thousands of pydantic classes, and the collections they set off while importing (~50 ms) and
+    the interpreter's last ones at exit (~120 ms) would walk every one of them, though none is ever
+    garbage. What a command creates later is collected as always."""
     import gc
 
     if "app.mcp.connection" in sys.modules or not gc.isenabled():
@@ -375,7 +381,7 @@ def _import_engine() -> None:
     try:
         from app.mcp.sdk_client_only import import_client_only
 
-        import_client_only()  # a command never serves: the SDK's server package is not loaded
+        import_client_only()
         import app.cli.auth
         import app.mcp.connection
         import app.mcp.handlers  # noqa: F401
@@ -448,6 +454,7 @@ def _list_entries(
     args: argparse.Namespace,
     entries: Callable[[ServerConnection], Iterable[Any]],
     line: Callable[[Any], str],
+    kind: CatalogKind,
 ) -> int:
     """A listing command: the entries' wire dicts with --json, else one `line(entry)` each."""
     target = resolve_target(args)
@@ -463,7 +470,7 @@ def _list_entries(
             print(visible_line(line(entry)))  # one line per entry, even if a name holds a newline
         return EXIT_OK
 
-    return run_on_server(target, action, present)
+    return run_on_server(target, action, present, lists=(kind,))
 
 
 def _tool_line(tool: Any) -> str:
@@ -472,7 +479,7 @@ def _tool_line(tool: Any) -> str:
 
 
 def cmd_tools(args: argparse.Namespace) -> int:
-    return _list_entries(args, lambda conn: conn.catalog.tools.values(), _tool_line)
+    return _list_entries(args, lambda conn: conn.catalog.tools.values(), _tool_line, "tools")
 
 
 def cmd_call(args: argparse.Namespace) -> int:
@@ -510,7 +517,9 @@ def cmd_call(args: argparse.Namespace) -> int:
             return EXIT_SCHEMA_MISMATCH
         return EXIT_OK
 
-    return run_on_server(target, action, present, accept_defaults=args.accept_defaults)
+    # Only the tools are listed first: the call needs its tool (task support, output schema), and
+    # waiting for the server's resources and prompts would only delay the answer.
+    return run_on_server(target, action, present, accept_defaults=args.accept_defaults, lists=("tools",))
 
 
 def print_content(blocks: list[dict[str, Any]]) -> None:
@@ -561,7 +570,7 @@ def cmd_resources(args: argparse.Namespace) -> int:
             print(with_description(f"{uri}  {name} (template)", tpl.raw.get("description")))
         return EXIT_OK
 
-    return run_on_server(target, action, present)
+    return run_on_server(target, action, present, lists=("resources", "resource_templates"))
 
 
 def cmd_read(args: argparse.Namespace) -> int:
@@ -577,7 +586,7 @@ def cmd_read(args: argparse.Namespace) -> int:
             print_resource_contents(list(result.get("contents") or []))
         return EXIT_OK
 
-    return run_on_server(target, action, present)
+    return run_on_server(target, action, present, lists=())  # nothing listed first
 
 
 def _prompt_line(prompt: Any) -> str:
@@ -592,7 +601,7 @@ def _prompt_line(prompt: Any) -> str:
 
 
 def cmd_prompts(args: argparse.Namespace) -> int:
-    return _list_entries(args, lambda conn: conn.catalog.prompts.values(), _prompt_line)
+    return _list_entries(args, lambda conn: conn.catalog.prompts.values(), _prompt_line, "prompts")
 
 
 def cmd_prompt(args: argparse.Namespace) -> int:
@@ -613,7 +622,7 @@ def cmd_prompt(args: argparse.Namespace) -> int:
             print_content([message.get("content") or {}])
         return EXIT_OK
 
-    return run_on_server(target, action, present)
+    return run_on_server(target, action, present, lists=())  # nothing listed first
 
 
 def cmd_ping(args: argparse.Namespace) -> int:
@@ -629,4 +638,4 @@ def cmd_ping(args: argparse.Namespace) -> int:
             print(f"ok: {target.name} answered in {seconds * 1000:.1f} ms")
         return EXIT_OK
 
-    return run_on_server(target, action, present)
+    return run_on_server(target, action, present, lists=())  # nothing listed first

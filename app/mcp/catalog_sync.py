@@ -69,8 +69,12 @@ class CatalogSync(ConnectionCore):
     _listener_done: bool
     listening: bool
     _assume_all_kinds: bool
+    _lists: frozenset[CatalogKind]
 
     def _has(self, kind: CatalogKind) -> bool:
+        """Whether `kind` is listed (and kept listed): the server offers it and it was asked for."""
+        if kind not in self._lists:
+            return False
         if self._assume_all_kinds:
             return True
         key = {
@@ -82,11 +86,26 @@ class CatalogSync(ConnectionCore):
         return key[kind] in self.capabilities
 
     async def _initial_listing(self) -> None:
+        """List every kind at once: a connect waits for the slowest list, not for the four one
+        after the other (four round trips to a remote server). Each listing is applied when it
+        comes back, as a refresh is; a failed one is said in the log and the others go on."""
         self.catalog.clear()
         self._validators.clear()
-        for kind in CATALOG_KINDS:
-            if self._has(kind):
-                await self._refresh_kind(kind, quiet_errors=True)
+        kinds = [kind for kind in CATALOG_KINDS if self._has(kind)]
+        if len(kinds) == 1:
+            await self._refresh_kind(kinds[0], quiet_errors=True)  # no task group for one list
+            return
+        try:
+            async with anyio.create_task_group() as tg:
+                for kind in kinds:
+                    tg.start_soon(self._first_list, kind)
+        except BaseExceptionGroup as group:
+            # What ended a listing (the server went away, a sign-in is needed) ends the connect as
+            # it did when they ran one by one: the first failure, not a group the mapper can't read.
+            raise _first_leaf(group) from None
+
+    async def _first_list(self, kind: CatalogKind) -> None:
+        await self._refresh_kind(kind, quiet_errors=True)
 
     async def _resubscribe(self) -> None:
         """After a reconnect, subscriptions made before the drop are renewed (2025 era; the
@@ -246,10 +265,13 @@ class CatalogSync(ConnectionCore):
         while True:
             self._listen_restart.clear()
             generation = self._listen_wanted
+            lists = self._lists  # a kind not listed here is not listened to either
             flags = {
-                "tools_list_changed": bool((caps.get("tools") or {}).get("listChanged")),
-                "prompts_list_changed": bool((caps.get("prompts") or {}).get("listChanged")),
-                "resources_list_changed": bool((caps.get("resources") or {}).get("listChanged")),
+                "tools_list_changed": "tools" in lists and bool((caps.get("tools") or {}).get("listChanged")),
+                "prompts_list_changed": "prompts" in lists
+                and bool((caps.get("prompts") or {}).get("listChanged")),
+                "resources_list_changed": not lists.isdisjoint(("resources", "resource_templates"))
+                and bool((caps.get("resources") or {}).get("listChanged")),
             }
             if not any(flags.values()) and not self._subscribed:
                 self._acknowledge(generation)
@@ -402,3 +424,8 @@ class CatalogSync(ConnectionCore):
             doing = "unsubscribing from"
         with self._failures(f"{doing} {uri}"):
             await self._timed(client.session.send_request(request, types.EmptyResult))
+
+
+def _first_leaf(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    first = group.exceptions[0]
+    return _first_leaf(first) if isinstance(first, BaseExceptionGroup) else first

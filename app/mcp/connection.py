@@ -33,6 +33,7 @@ import logging
 import math
 import time
 from collections import deque
+from collections.abc import Iterable
 from contextlib import AsyncExitStack
 from typing import Any
 
@@ -129,13 +130,16 @@ class ServerConnection(Calls, SignIn):
         traffic: bool = True,
         secrets: Any = None,
         browser: Any = None,
+        lists: Iterable[CatalogKind] = CATALOG_KINDS,
     ) -> None:
         """`http_client` is a shared `httpx2.AsyncClient` whose pool HTTP connections use.
         `server` (tests, embedding) is an in-process SDK `Server`/`MCPServer` used instead of the
         target's transport. `traffic=False` skips building Traffic events (benchmarks).
         `secrets` (an `app.secrets.store.SecretStore`) keeps the OAuth tokens and registration;
         without one they live in this connection's memory. `browser` (an `app.mcp.auth.Browser`)
-        shows the sign-in page in `sign_in()`; a plain connect never uses it."""
+        shows the sign-in page in `sign_in()`; a plain connect never uses it. `lists` are the
+        catalog kinds listed (and kept listed) of those the server offers: all by default; a CLI
+        command lists only what it shows or needs (`tools` and `call` the tools)."""
         self.target = target
         self.handlers: ClientHandlers = handlers or HeadlessHandlers(accept_defaults=False)
         self._sinks: list[Sink] = [sink] if sink is not None else []
@@ -180,6 +184,7 @@ class ServerConnection(Calls, SignIn):
         """In-flight requests' clocks: paused while a person answers the server."""
         self._people_waiting = 0
         self._assume_all_kinds = False
+        self._lists = frozenset(lists)
         self.secrets = secrets
         self.browser = browser
         self._attempt: Any = None

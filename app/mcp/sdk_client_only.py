@@ -115,8 +115,8 @@ def tested_sdk() -> bool:
 
 def is_client_only() -> bool:
     """Whether the SDK in this process was imported by `import_client_only()`."""
-    server = sys.modules.get("mcp.server")
-    return server is not None and server.__spec__ is not None and isinstance(server.__spec__.loader, _StandIns)
+    spec = getattr(sys.modules.get("mcp.server"), "__spec__", None)
+    return spec is not None and isinstance(spec.loader, _StandIns)
 
 
 def import_client_only() -> bool:

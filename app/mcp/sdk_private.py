@@ -19,6 +19,10 @@ minor version these were checked against.
 - `close_process_transport` — the asyncio subprocess transport behind an anyio `Process`, closed
   even when `aclose()` gave up (left open it warns at garbage collection)
   (`anyio Process._process._transport`).
+
+One more private dependency has a module of its own, app/mcp/sdk_client_only.py (canary:
+tests/mcp/test_sdk_client_only.py): which names of its server package the SDK's client imports,
+so that the CLI can import the SDK without that package.
 """
 
 from __future__ import annotations

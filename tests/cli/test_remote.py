@@ -184,9 +184,9 @@ def test_the_engine_is_imported_with_the_collector_paused_then_frozen() -> None:
     # and what a command makes afterwards is still collected.
     code = (
         "import gc, sys, weakref\n"
-        "from app.cli.remote import _import_engine\n"
+        "from app.cli.remote import import_engine\n"
         "assert 'app.mcp.connection' not in sys.modules\n"
-        "_import_engine()\n"
+        "import_engine()\n"
         "assert 'app.mcp.connection' in sys.modules and gc.isenabled()\n"
         "assert gc.get_freeze_count() > 10000, gc.get_freeze_count()\n"
         "class Cycle: pass\n"

@@ -1,0 +1,176 @@
+"""The SDK imported as a client only (app/mcp/sdk_client_only.py): the CLI's import without the
+SDK's server package. Each test runs a fresh interpreter: what it imports is its own, and this
+test process keeps the whole SDK (other tests serve in-process)."""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import json
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+from app.mcp import sdk_client_only
+from tests.servers.harness import STDIO_FAULT
+
+ROOT = Path(__file__).resolve().parents[2]
+HEALTHY = (sys.executable, str(STDIO_FAULT), "healthy")
+
+
+def _python(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
+
+
+def _last_json(done: subprocess.CompletedProcess[str]) -> object:
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _server_imports_of_the_client() -> dict[str, set[str]]:
+    """Every `from <mcp.server...> import NAME` in the SDK's modules that are not its server side
+    (at any depth: an import inside a function counts too), by module imported from."""
+    spec = importlib.util.find_spec("mcp")
+    assert spec is not None and spec.submodule_search_locations
+    package = Path(next(iter(spec.submodule_search_locations)))
+    found: dict[str, set[str]] = {}
+    for path in sorted(package.rglob("*.py")):
+        module = ".".join(path.relative_to(package.parent).with_suffix("").parts).removesuffix(".__init__")
+        if module in ("mcp.server", "mcp.cli") or module.startswith(("mcp.server.", "mcp.cli.")):
+            continue  # the server side itself, and the SDK's `mcp` command line tool (it serves)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+                assert not [n for n in names if n.startswith("mcp.server")], f"{module} imports {names}"
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            target = node.module or ""
+            if node.level:  # relative: from the module's package, up level - 1
+                base = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join([*base, *([node.module] if node.module else [])])
+            if target == "mcp.server" or target.startswith("mcp.server."):
+                found.setdefault(target, set()).update(alias.name for alias in node.names)
+    return found
+
+
+def test_the_stand_ins_are_exactly_what_the_tested_sdks_client_imports() -> None:
+    """The canary: an SDK whose client imports another server name (or no longer one of these)
+    fails here by name. At run time such an SDK is imported whole, as without the stand-ins."""
+    wanted = {module: set(names) for module, names in sdk_client_only.STAND_INS.items()}
+    assert _server_imports_of_the_client() == wanted
+
+
+def test_a_command_process_calls_a_real_server_without_the_server_package() -> None:
+    code = (
+        "import asyncio, json, sys\n"
+        "from app.mcp.sdk_client_only import import_client_only, is_client_only\n"
+        "first = import_client_only()\n"
+        "from app.mcp.connection import ServerConnection\n"
+        "from app.mcp.target import Target\n"
+        f"t = Target(name='f', transport='stdio', command={HEALTHY[0]!r}, args={HEALTHY[1:]!r})\n"
+        "async def main():\n"
+        "    conn = ServerConnection(t, traffic=False)\n"
+        "    conn.start()\n"
+        "    state = await conn.wait_settled(60)\n"
+        "    text = (await conn.call_tool('echo', {'message': 'hi'})).text()\n"
+        "    await conn.stop()\n"
+        "    return state.value, text\n"
+        "state, text = asyncio.run(main())\n"
+        "real = sorted(m for m, v in sys.modules.items()\n"
+        "              if m.startswith('mcp.server') and getattr(v, '__file__', None))\n"
+        "print(json.dumps({'first': first, 'again': import_client_only(), 'client_only': is_client_only(),\n"
+        "                  'state': state, 'text': text, 'real_server_modules': real,\n"
+        "                  'starlette': 'starlette' in sys.modules}))\n"
+    )
+    assert _last_json(_python(code)) == {
+        "first": True,
+        "again": True,
+        "client_only": True,
+        "state": "ready",
+        "text": "Echo: hi",
+        "real_server_modules": [],
+        "starlette": False,
+    }
+
+
+def test_a_stand_in_refuses_to_serve_and_the_rest_of_the_server_side_is_not_there() -> None:
+    code = (
+        "import json\n"
+        "from app.mcp.sdk_client_only import ServerSideNotLoaded, import_client_only\n"
+        "assert import_client_only()\n"
+        "import mcp, mcp.server\n"
+        "out = {'an_object_is_a_server': isinstance(object(), mcp.server.Server), 'refused': []}\n"
+        "for make in (lambda: mcp.server.Server('x'), lambda: mcp.stdio_server()):\n"
+        "    try:\n"
+        "        make()\n"
+        "        out['served'] = True\n"
+        "    except ServerSideNotLoaded as exc:\n"
+        "        out['refused'].append(str(exc).split(' ')[0])\n"
+        "try:\n"
+        "    import mcp.server.lowlevel\n"
+        "except ModuleNotFoundError:\n"
+        "    out['lowlevel'] = 'not found'\n"
+        "try:\n"
+        "    from mcp.server import FastMCP\n"
+        "except ImportError:\n"
+        "    out['another_name'] = 'not importable'\n"
+        "print(json.dumps(out))\n"
+    )
+    assert _last_json(_python(code)) == {
+        "an_object_is_a_server": False,
+        "refused": ["mcp.server.Server", "mcp.server.stdio.stdio_server"],
+        "lowlevel": "not found",
+        "another_name": "not importable",
+    }
+
+
+def test_an_sdk_that_needs_more_of_its_server_side_is_imported_whole() -> None:
+    # As an SDK whose client imports a server name the stand-ins lack: the import falls back.
+    code = (
+        "import json, sys\n"
+        "from app.mcp import sdk_client_only as c\n"
+        "c.STAND_INS['mcp.server.mcpserver'] = ()\n"
+        "done = c.import_client_only()\n"
+        "import mcp\n"
+        "from mcp.server.mcpserver import MCPServer\n"
+        "real = bool(getattr(sys.modules['mcp.server'], '__file__', None))\n"
+        "print(json.dumps({'done': done, 'client_only': c.is_client_only(), 'real': real,\n"
+        "                  'Client': hasattr(mcp, 'Client')}))\n"
+    )
+    assert _last_json(_python(code)) == {"done": False, "client_only": False, "real": True, "Client": True}
+
+
+def test_an_untested_sdk_version_and_an_sdk_imported_already_are_left_whole() -> None:
+    code = (
+        "import json, sys\n"
+        "from app.mcp import sdk_client_only as c\n"
+        "c.TESTED_SDK = '0.9'\n"
+        "untested = c.import_client_only()\n"
+        "loaded = 'mcp' in sys.modules\n"
+        "c.TESTED_SDK = '2.3'\n"
+        "import mcp\n"
+        "again = c.import_client_only()\n"
+        "print(json.dumps({'untested': untested, 'loaded': loaded,\n"
+        "                  'after_a_whole_import': again, 'client_only': c.is_client_only()}))\n"
+    )
+    assert _last_json(_python(code)) == {
+        "untested": False,
+        "loaded": False,
+        "after_a_whole_import": False,
+        "client_only": False,
+    }
+
+
+def test_the_cli_connects_with_the_sdk_as_a_client_only(tmp_path: Path) -> None:
+    code = (
+        "import json\n"
+        "from app.__main__ import main\n"
+        f"code = main(['--config-dir', {str(tmp_path)!r}, 'tools', '--stdio', {shlex.join(HEALTHY)!r}])\n"
+        "from app.mcp.sdk_client_only import is_client_only\n"
+        "print(json.dumps({'code': code, 'client_only': is_client_only()}))\n"
+    )
+    done = _python(code)
+    assert done.stdout.startswith("echo"), done.stderr
+    assert _last_json(done) == {"code": 0, "client_only": True}
