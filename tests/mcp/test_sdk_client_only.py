@@ -174,3 +174,14 @@ def test_the_cli_connects_with_the_sdk_as_a_client_only(tmp_path: Path) -> None:
     done = _python(code)
     assert done.stdout.startswith("echo"), done.stderr
     assert _last_json(done) == {"code": 0, "client_only": True}
+
+
+def test_the_installed_version_is_read_without_importing_the_sdk() -> None:
+    import importlib.metadata
+
+    code = (
+        "import json, sys\n"
+        "from app.mcp.sdk_client_only import installed_sdk\n"
+        "print(json.dumps({'version': installed_sdk(), 'imported': 'mcp' in sys.modules}))\n"
+    )
+    assert _last_json(_python(code)) == {"version": importlib.metadata.version("mcp"), "imported": False}
