@@ -1,8 +1,9 @@
 """What the window's cold start leaves for later (bench/bench_ui.py start measures the time).
 
 The first paint reads servers.json and shows the lists; the file lock, the package dialog, the
-dialog helpers and the catalog lists' models are imported when first used. These tests pin that,
-and that what was deferred still works when it is used.
+dialog helpers, the catalog lists' models, the text and button widgets of app/ui/widgets.py (their
+Qt classes' enums) and `platform` (only a crash report's text names it) are imported when first
+used. These tests pin that, and that what was deferred still works when it is used.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ ROOT = Path(__file__).resolve().parents[2]
 # paint; prints which of the deferred modules were imported by then.
 FIRST_PAINT = """
 import asyncio, json, sys
+from app.crashreport import install as install_crash_reports
+install_crash_reports()
 from app.ui.main import preload_core
 preload_core()
 import qasync
@@ -53,7 +56,15 @@ with loop:
 print("LOADED " + json.dumps(seen))
 """
 
-DEFERRED = ["filelock", "app.ui.bundle_dialog", "app.ui.async_dialogs", "app.ui.models.catalog", "mcp"]
+DEFERRED = [
+    "filelock",
+    "app.ui.bundle_dialog",
+    "app.ui.async_dialogs",
+    "app.ui.models.catalog",
+    "mcp",
+    "app.ui.widgets",
+    "platform",
+]
 
 
 @pytest.mark.timeout(120)
