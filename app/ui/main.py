@@ -57,8 +57,14 @@ def preload_core() -> None:
     pull in (dataclasses, json, platformdirs) start faster before that hook is in place.
     bench/bench_ui.py calls this too, so it measures the order `run_gui` uses.
     """
+    import codecs
+
     import app.config.store
     import app.mcp.states  # noqa: F401  (the server rows' states; the events come with the engine)
+
+    # servers.json is decoded as utf-8-sig: its codec is found (and its module imported, and its
+    # source read by that hook) on the first decode, which comes after Qt. Registered now, once.
+    codecs.lookup("utf-8-sig")
 
 
 @dataclass

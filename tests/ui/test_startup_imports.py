@@ -99,3 +99,16 @@ def test_a_save_still_waits_for_the_lock_imported_on_first_write(
         store.save()
     store.save()  # the lock is free again: the save goes through
     assert "one" in json.loads((config_dir / "servers.json").read_text(encoding="utf-8"))["mcpServers"]
+
+
+def test_the_config_files_codec_is_found_before_qt() -> None:
+    # servers.json is decoded as utf-8-sig after Qt is imported; the codec's first lookup imports
+    # its module, whose source PySide's import hook would then read. preload_core does it first.
+    code = (
+        "import sys\n"
+        "from app.ui.main import preload_core\n"
+        "preload_core()\n"
+        "print('encodings.utf_8_sig' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "True", out.stderr
