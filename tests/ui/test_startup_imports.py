@@ -112,3 +112,18 @@ def test_the_config_files_codec_is_found_before_qt() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "True", out.stderr
+
+
+def test_modules_loaded_before_qt_are_not_read_again_by_pysides_import_hook() -> None:
+    # PySide's hook reads (into linecache) the source of each module an import statement names
+    # for the first time after PySide6; set_up spares it the modules loaded before.
+    code = (
+        "import dataclasses, json, linecache, sys\n"
+        "from app.ui.main import _skip_feature_scan_of_loaded_modules\n"
+        "import PySide6\n"
+        "_skip_feature_scan_of_loaded_modules()\n"
+        "import dataclasses, json\n"
+        "print(sorted(k for k in linecache.cache if k.endswith(('dataclasses.py', 'json/__init__.py'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "[]", out.stderr
