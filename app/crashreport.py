@@ -22,7 +22,6 @@ import asyncio
 import contextlib
 import logging
 import os
-import platform
 import sys
 import threading
 import time
@@ -77,6 +76,8 @@ class _LogTail(logging.Handler):
 
 
 def _versions() -> list[str]:
+    import platform  # only in a report: its import (9 regular expressions) is not a start's cost
+
     from app import __version__
 
     lines = [

@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import (
     QCoreApplication,
-    QLibraryInfo,
     QLocale,
     QSettings,
     QTranslator,
@@ -161,6 +160,8 @@ def install_translators(app: QCoreApplication, ui_languages: list[str] | None = 
     if code != ENGLISH:
         if not _load(app, f"mcp-desk_{code}", folder):
             logger.warning("translation %s not found in %s", code, folder)
+        from PySide6.QtCore import QLibraryInfo  # its enums are not needed in English
+
         qt = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
         if not _load(app, f"qtbase_{code}", qt):
             logger.info("Qt's own translation qtbase_%s is not shipped in %s", code, qt)

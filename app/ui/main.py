@@ -57,8 +57,14 @@ def preload_core() -> None:
     pull in (dataclasses, json, platformdirs) start faster before that hook is in place.
     bench/bench_ui.py calls this too, so it measures the order `run_gui` uses.
     """
+    import codecs
+
     import app.config.store
     import app.mcp.states  # noqa: F401  (the server rows' states; the events come with the engine)
+
+    # servers.json is decoded as utf-8-sig: its codec is found (and its module imported, and its
+    # source read by that hook) on the first decode, which comes after Qt. Registered now, once.
+    codecs.lookup("utf-8-sig")
 
 
 @dataclass
@@ -110,6 +116,8 @@ def set_up(argv: list[str]) -> Started | None:
     preload_core()
 
     import PySide6
+
+    _skip_feature_scan_of_loaded_modules()
     from PySide6.QtWidgets import QApplication
 
     if PySide6.__version__ == "6.12.0":
@@ -173,6 +181,27 @@ def run_gui(argv: list[str]) -> int:
                 quitting.request("the event loop was stopped")
     finally:
         started.close()
+
+
+def _skip_feature_scan_of_loaded_modules() -> None:
+    """Spare PySide's import hook the source of every module loaded before Qt.
+
+    Once PySide6 is imported, each module named by an import statement for the first time gets
+    its source file read (inspect.getsource) to see whether it mentions PySide6, the one use being
+    `from __feature__ import snake_case` per module. A module loaded before PySide6 cannot have
+    made that import, yet `import os` in a window module had os.py read (and kept in linecache):
+    about 1.4% of a start's instructions for the stdlib and config modules loaded by then. They
+    are entered in PySide's table as its scan leaves modules without features: ours as "default
+    features" (0, what it gives one that mentions PySide6, as app.ui.main does), the others as
+    "ignore" (-1). The table is PySide's own (shibokensupport.feature): when a PySide release no
+    longer has it, nothing is done and its scan runs as before.
+    """
+    feature = sys.modules.get("shibokensupport.feature")
+    table = getattr(feature, "pyside_feature_dict", None)
+    if not isinstance(table, dict):
+        return
+    for name in list(sys.modules):
+        table.setdefault(name, 0 if name == "app" or name.startswith("app.") else -1)
 
 
 def _quiet_offscreen_noise() -> None:

@@ -31,8 +31,8 @@ from PySide6.QtWidgets import (
 
 from app.ui.icons import icon
 from app.ui.models.servers import NEEDS_SIGN_IN, ServerListModel
+from app.ui.spacing import ICON_SIZE, ROW_PADDING, SPACING, STATE_ICON_SIZE, calm
 from app.ui.theme import secondary_text
-from app.ui.widgets import ICON_SIZE, ROW_PADDING, SPACING, STATE_ICON_SIZE, calm
 
 Index = QModelIndex | QPersistentModelIndex
 LINE_GAP = 2  # between a row's two lines

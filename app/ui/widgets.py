@@ -1,10 +1,13 @@
-"""Small widget makers used across the UI, so the same control is built the same way everywhere."""
+"""Small widget makers used across the UI, so the same control is built the same way everywhere.
+
+The window's spacing (margins, gaps, icon sizes) is in app/ui/spacing.py: the server list needs
+it before the first paint, and these widgets' classes (and their enums) it does not."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette, QTextOption
-from PySide6.QtWidgets import QFrame, QLayout, QPlainTextEdit, QToolButton, QWidget
+from PySide6.QtWidgets import QFrame, QPlainTextEdit, QToolButton, QWidget
 
 from app.mcp.visible import visible
 
@@ -58,23 +61,3 @@ class TextLabel(QPlainTextEdit):
 
     def openExternalLinks(self) -> bool:
         return False
-
-
-# --- spacing: one set for the whole window --------------------------------------------------
-# GNOME's HIG steps (6, 12, 18 px): calm, and the same everywhere. Panels use MARGIN around their
-# content and SPACING between controls; SECTION between groups (a heading and what follows);
-# a list row pads its content by ROW_PADDING. Icons beside text are ICON_SIZE; a server's state
-# in the list is STATE_ICON_SIZE.
-MARGIN = 12
-SPACING = 6
-SECTION = 18
-ROW_PADDING = 8
-ICON_SIZE = 16
-STATE_ICON_SIZE = 20
-
-
-def calm(layout: QLayout, *, margin: int = MARGIN, spacing: int = SPACING) -> QLayout:
-    """Give `layout` the window's margins and spacing (pass margin=0 for a layout inside another)."""
-    layout.setContentsMargins(margin, margin, margin, margin)
-    layout.setSpacing(spacing)
-    return layout

@@ -297,7 +297,10 @@ class MainWindow(QMainWindow):
         guide_lay.addLayout(dismiss_row)
         gl.addWidget(self.guide_box)
         gl.addStretch(1)
-        self.guide_box.setVisible(not self._guide_dismissed())
+        # Only ever hidden here: showing a child of a window not yet shown makes Qt lay out its
+        # parent at once, the guide's long text included, at a size the window never has.
+        if self._guide_dismissed():
+            self.guide_box.hide()
         self.right = QStackedWidget()
         self.right.addWidget(self.guide)
 

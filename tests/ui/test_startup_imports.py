@@ -1,8 +1,9 @@
 """What the window's cold start leaves for later (bench/bench_ui.py start measures the time).
 
 The first paint reads servers.json and shows the lists; the file lock, the package dialog, the
-dialog helpers and the catalog lists' models are imported when first used. These tests pin that,
-and that what was deferred still works when it is used.
+dialog helpers, the catalog lists' models, the text and button widgets of app/ui/widgets.py (their
+Qt classes' enums) and `platform` (only a crash report's text names it) are imported when first
+used. These tests pin that, and that what was deferred still works when it is used.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ ROOT = Path(__file__).resolve().parents[2]
 # paint; prints which of the deferred modules were imported by then.
 FIRST_PAINT = """
 import asyncio, json, sys
+from app.crashreport import install as install_crash_reports
+install_crash_reports()
 from app.ui.main import preload_core
 preload_core()
 import qasync
@@ -53,7 +56,15 @@ with loop:
 print("LOADED " + json.dumps(seen))
 """
 
-DEFERRED = ["filelock", "app.ui.bundle_dialog", "app.ui.async_dialogs", "app.ui.models.catalog", "mcp"]
+DEFERRED = [
+    "filelock",
+    "app.ui.bundle_dialog",
+    "app.ui.async_dialogs",
+    "app.ui.models.catalog",
+    "mcp",
+    "app.ui.widgets",
+    "platform",
+]
 
 
 @pytest.mark.timeout(120)
@@ -88,3 +99,31 @@ def test_a_save_still_waits_for_the_lock_imported_on_first_write(
         store.save()
     store.save()  # the lock is free again: the save goes through
     assert "one" in json.loads((config_dir / "servers.json").read_text(encoding="utf-8"))["mcpServers"]
+
+
+def test_the_config_files_codec_is_found_before_qt() -> None:
+    # servers.json is decoded as utf-8-sig after Qt is imported; the codec's first lookup imports
+    # its module, whose source PySide's import hook would then read. preload_core does it first.
+    code = (
+        "import sys\n"
+        "from app.ui.main import preload_core\n"
+        "preload_core()\n"
+        "print('encodings.utf_8_sig' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "True", out.stderr
+
+
+def test_modules_loaded_before_qt_are_not_read_again_by_pysides_import_hook() -> None:
+    # PySide's hook reads (into linecache) the source of each module an import statement names
+    # for the first time after PySide6; set_up spares it the modules loaded before.
+    code = (
+        "import dataclasses, json, linecache, sys\n"
+        "from app.ui.main import _skip_feature_scan_of_loaded_modules\n"
+        "import PySide6\n"
+        "_skip_feature_scan_of_loaded_modules()\n"
+        "import dataclasses, json\n"
+        "print(sorted(k for k in linecache.cache if k.endswith(('dataclasses.py', 'json/__init__.py'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "[]", out.stderr
