@@ -127,3 +127,21 @@ def test_modules_loaded_before_qt_are_not_read_again_by_pysides_import_hook() ->
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "[]", out.stderr
+
+
+def test_the_windows_engine_comes_without_the_sdks_server_package(tmp_path: Path) -> None:
+    # The real start (the demo server configured, as on a first run): the engine the window
+    # imports in its worker thread is the SDK's client side only, and the demo still answers.
+    code = (
+        "import sys\n"
+        "from app.__main__ import main\n"
+        f"code = main(['--config-dir', {str(tmp_path)!r}, '--smoke-test'])\n"
+        "from app.mcp.sdk_client_only import is_client_only\n"
+        "print('RESULT', code, is_client_only(), 'starlette' in sys.modules)\n"
+    )
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120, env=env
+    )
+    assert "demo: echo answered" in out.stdout, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "RESULT 0 True False", out.stderr
