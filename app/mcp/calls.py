@@ -157,7 +157,7 @@ class Calls(CatalogSync, PersonRequests):
                     clock.unlimited()
                     return await self._follow_task(name, call_id, task, limit, started)
                 final = as_call_result(first)
-        if clock.scope.cancelled_caught:
+        if clock.timed_out:
             if clock.capped:
                 raise CallTimedOut(
                     f"{name} did not finish within {clock.cap:g} s, the longest a call may run"
