@@ -232,8 +232,10 @@ class Clocked:
         assert task is not None
         # Ours to take back, as asyncio.timeout does; a cancellation from elsewhere as well
         # (a person cancelled meanwhile) leaves the count above what it was and goes on up.
-        if task.uncancel() <= clock.cancelling and exc_type is not None and issubclass(
-            exc_type, asyncio.CancelledError
+        if (
+            task.uncancel() <= clock.cancelling
+            and exc_type is not None
+            and issubclass(exc_type, asyncio.CancelledError)
         ):
             clock.timed_out = True
             return True
