@@ -198,7 +198,6 @@ class Calls(CatalogSync, PersonRequests):
         return await self.tasks.cancel(call_id, session_requests(self._require_client().session))
 
     def _to_result(self, name: str, result: types.CallToolResult, elapsed: float) -> ToolCallResult:
-        raw = self._masked(_dump(result))
         structured = result.structured_content
         valid: bool | None = None
         error: str | None = None
@@ -220,12 +219,14 @@ class Calls(CatalogSync, PersonRequests):
                 else:
                     error = check_structured(validator, structured)
                 valid = error is None
-        if self.target.secret_values:  # checked as sent, shown masked
-            structured = raw.get("structuredContent", structured)
+        if not self.target.secret_values:
+            # Nothing to mask: the answer is put in wire form when somebody reads it.
+            return ToolCallResult.answered(result, valid, error, elapsed)
+        raw = self._masked(_dump(result))  # checked as sent, shown masked
         return ToolCallResult(
             content=list(raw.get("content") or []),
             is_error=bool(result.is_error),
-            structured_content=structured,
+            structured_content=raw.get("structuredContent", structured),
             structured_valid=valid,
             structured_error=error,
             elapsed=elapsed,
