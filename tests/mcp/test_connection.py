@@ -380,6 +380,27 @@ async def test_a_result_is_masked_when_made_with_secrets_and_in_wire_form_when_r
         assert same == summed and "sum" in repr(summed)
 
 
+async def test_traffic_is_masked_when_recorded_with_secrets_and_put_in_wire_form_when_read_without() -> None:
+    """A Traffic event keeps the SDK's message until read (app/mcp/events.py) only when the
+    server has no secret to mask; with secrets the event holds the masked dict from the start."""
+    events = EventLog()
+    target = sdk_target(secret_values=frozenset({"hunter2-secret"}), env={"API_KEY": "hunter2-secret"})
+    async with connected(target, events) as conn:
+        await conn.call_tool("echo", {"text": "my key is hunter2-secret"})
+        traffic = events.of(Traffic)
+        assert traffic and all(t._source is None and t._message is not None for t in traffic)
+    events = EventLog()
+    async with connected(sdk_target(), events) as conn:
+        await conn.call_tool("echo", {"text": "plain"})
+        calls = [t for t in events.of(Traffic) if t._source is not None and t.time]
+        assert len(calls) == len(events.of(Traffic)) and all(t._message is None for t in calls)
+        sent = [t.message for t in calls if t.direction == "out" and t.message.get("method") == "tools/call"]
+        assert sent[-1]["params"]["arguments"] == {"text": "plain"} and sent[-1]["jsonrpc"] == "2.0"
+        read = [t.message for t in calls if t.direction == "in" and "content" in t.message.get("result", {})]
+        assert read[-1]["result"]["content"] == [{"type": "text", "text": "echo: plain"}]
+        assert calls[0].message is calls[0].message  # made once
+
+
 async def test_traffic_without_secrets_still_cuts_long_strings_both_ways() -> None:
     # Without secrets, a message read whose whole line is short is not walked (no string in it can
     # be long): the long answer below must still be cut, and so must the request that carried it.
