@@ -144,11 +144,12 @@ class CallClock:
     @classmethod
     def start(cls, limit: float, cap: float, *, paused: bool) -> CallClock:
         now = asyncio.get_running_loop().time()  # anyio.current_time() on asyncio, without the lookup
-        clock = cls(limit, cap, now + cap)
+        cap_at = now + cap
+        clock = cls(limit, cap, cap_at)
         if paused:
             clock.pause()
         else:
-            clock.deadline = min(now + limit, clock.cap_at)
+            clock.deadline = now + limit if limit < cap else cap_at
         return clock
 
     def _set(self, deadline: float) -> None:
@@ -219,13 +220,21 @@ class Clocked:
             raise RuntimeError("a CallClock times a request in a task")
         clock.task = task
         clock.cancelling = task.cancelling()
-        self.watch.add(clock)
+        # ClockWatch.add and .moved, inline: this runs on every call.
+        watch = self.watch
+        watch._clocks.add(clock)
+        clock.watch = watch
+        if clock.deadline < watch._armed_at or (
+            watch._handle is not None and watch._loop is not asyncio.get_running_loop()
+        ):
+            watch._arm(min(clock.deadline, watch._armed_at))
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> bool:
         clock = self.clock
-        self.watch.discard(clock)
+        self.watch._clocks.discard(clock)  # ClockWatch.discard, inline
+        clock.watch = None
         if not clock.expired:
             return False
         task = clock.task
@@ -333,8 +342,10 @@ class PersonRequests(ConnectionCore):
     def _new_clock(self, timeout: float | None = None) -> CallClock:
         """A CallClock for one request: the target's timeout (or `timeout`), capped at its
         call limit, paused from the start if a person is answering the server now."""
-        limit = timeout if timeout is not None else self.target.timeout
-        return CallClock.start(limit, longest_call(self.target, limit), paused=bool(self._people_waiting))
+        target = self.target
+        limit = timeout if timeout is not None else target.timeout
+        cap = target.call_limit if target.call_limit is not None else DEFAULT_CALL_LIMIT  # longest_call
+        return CallClock.start(limit, cap if cap > limit else limit, paused=bool(self._people_waiting))
 
     def _clocked(self, clock: CallClock) -> Clocked:
         """Run the block under `clock` (paused while a person answers the server); after it,
