@@ -6,7 +6,8 @@
 
 echo     1,000 `tools/call` echo round trips over stdio to server-everything, through app.mcp and
          through the raw SDK `Client`, on the same server in the same run, interleaved in blocks so
-         machine noise hits both alike. Goal: ratio (app.mcp / SDK) <= 1.10.
+         machine noise hits both alike. Goals: p50 ratio app.mcp / SDK <= 1.05, with the
+         traffic log on <= 1.10.
 catalog  A replay server with 10,000 tools in pages of 100 (stdio): time from start() until the
          connection is READY with the whole catalog, and a second full re-listing on the live
          connection; peak RSS of this process. Goal: <= 1.5 s.
@@ -115,13 +116,13 @@ async def bench_echo() -> None:
             f"  client CPU {ms(cpu[name] / len(values))}"
         )
     sdk = statistics.median(samples["sdk"])
-    for name in ("app.mcp", "app.mcp+traffic"):
+    for name, goal in (("app.mcp", 1.05), ("app.mcp+traffic", 1.10)):  # issue 12 §3
         ratio = statistics.median(samples[name]) / sdk
         total_ratio = sum(samples[name]) / sum(samples["sdk"])
         cpu_ratio = cpu[name] / cpu["sdk"]
-        verdict = "ok" if ratio <= 1.10 else "over the goal"
+        verdict = "ok" if ratio <= goal else "over the goal"
         print(
-            f"  ratio {name}/sdk: p50 {ratio:.3f} (goal <= 1.10: {verdict}), total {total_ratio:.3f},"
+            f"  ratio {name}/sdk: p50 {ratio:.3f} (goal <= {goal:.2f}: {verdict}), total {total_ratio:.3f},"
             f" client CPU {cpu_ratio:.3f}"
         )
 

@@ -8,7 +8,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
 import mcp_types as types
@@ -33,7 +33,7 @@ from app.mcp.results import (
 )
 from app.mcp.tasks import TaskBoard, call_params, plan
 from app.mcp.tasks_sdk import CALL_RESULT, as_call_result, input_answerer, session_requests, task_of
-from app.mcp.url_elicitation import UrlSteps
+from app.mcp.url_elicitation import UrlSteps, required_steps
 
 logger = logging.getLogger(__name__)
 
@@ -47,6 +47,21 @@ _UNKNOWN_TOOL = re.compile(
 )
 
 _CALL_IDS = itertools.count(1)
+
+_validate_call_request: Callable[[dict[str, Any]], types.CallToolRequest] | None = None
+
+
+def _call_request(data: dict[str, Any]) -> types.CallToolRequest:
+    """`types.CallToolRequest.model_validate(data)` (wire names), from the model's validator
+    itself after the first: model_validate's own arguments, and building the request from
+    keywords as the SDK does, cost a third of the request (made on every call). The session
+    sends it dumped without its None fields, so the wire is the same."""
+    global _validate_call_request
+    if _validate_call_request is None:
+        request = types.CallToolRequest.model_validate(data)  # builds the validator if need be
+        _validate_call_request = types.CallToolRequest.__pydantic_validator__.validate_python
+        return request
+    return _validate_call_request(data)
 
 
 class Calls(CatalogSync, PersonRequests):
@@ -74,17 +89,22 @@ class Calls(CatalogSync, PersonRequests):
         known_before = self.catalog.tools.get(name)
         keeper = self._session_keeper
 
-        def once() -> Awaitable[ToolCallResult]:
-            return self._call_once(name, arguments, timeout, call_id)
-
         def attempt() -> Awaitable[ToolCallResult]:
             # A lost session (HTTP 404) is renewed and the call sent once more; without a session
             # to keep (stdio) the call is awaited as is, one coroutine fewer on every message.
-            return keeper.retrying(once) if keeper.active else once()
+            if keeper.active:
+                return keeper.retrying(lambda: self._call_once(name, arguments, timeout, call_id))
+            return self._call_once(name, arguments, timeout, call_id)
 
         try:
-            # -32042: the person's web page step, then the call again.
-            result = await self.url_steps.run(f"calling {name}", attempt)
+            try:
+                result = await attempt()
+            except CallFailed as failure:
+                if required_steps(failure) is None:
+                    raise
+                # -32042: the person's web page step, then the call again (UrlSteps.run, with
+                # its first attempt made here: one coroutine fewer on every call).
+                result = await self.url_steps.after(f"calling {name}", failure, attempt)
         except CallFailed as exc:
             if exc.code in (INVALID_PARAMS, METHOD_NOT_FOUND) and _UNKNOWN_TOOL.search(exc.message or ""):
                 await self._rediscover(name, known_before)
@@ -114,11 +134,12 @@ class Calls(CatalogSync, PersonRequests):
             self._emit(Progress(self.name, call_id, progress, total, said))
 
         def request_of(responses: types.InputResponses | None, state: str | None) -> types.CallToolRequest:
-            return types.CallToolRequest(
-                params=types.CallToolRequestParams(
-                    name=name, arguments=arguments, input_responses=responses, request_state=state
-                )
-            )
+            params: dict[str, Any] = {"name": name, "arguments": arguments}
+            if responses is not None:
+                params["inputResponses"] = responses
+            if state is not None:
+                params["requestState"] = state
+            return _call_request({"method": "tools/call", "params": params})
 
         async def resend(exc: MCPError, request: types.CallToolRequest) -> Any:
             if exc.error.code != HEADER_MISMATCH or not self._modern:
@@ -157,7 +178,7 @@ class Calls(CatalogSync, PersonRequests):
                     clock.unlimited()
                     return await self._follow_task(name, call_id, task, limit, started)
                 final = as_call_result(first)
-        if clock.scope.cancelled_caught:
+        if clock.timed_out:
             if clock.capped:
                 raise CallTimedOut(
                     f"{name} did not finish within {clock.cap:g} s, the longest a call may run"
@@ -198,7 +219,6 @@ class Calls(CatalogSync, PersonRequests):
         return await self.tasks.cancel(call_id, session_requests(self._require_client().session))
 
     def _to_result(self, name: str, result: types.CallToolResult, elapsed: float) -> ToolCallResult:
-        raw = self._masked(_dump(result))
         structured = result.structured_content
         valid: bool | None = None
         error: str | None = None
@@ -220,12 +240,14 @@ class Calls(CatalogSync, PersonRequests):
                 else:
                     error = check_structured(validator, structured)
                 valid = error is None
-        if self.target.secret_values:  # checked as sent, shown masked
-            structured = raw.get("structuredContent", structured)
+        if not self.target.secret_values:
+            # Nothing to mask: the answer is put in wire form when somebody reads it.
+            return ToolCallResult.answered(result, valid, error, elapsed)
+        raw = self._masked(_dump(result))  # checked as sent, shown masked
         return ToolCallResult(
             content=list(raw.get("content") or []),
             is_error=bool(result.is_error),
-            structured_content=structured,
+            structured_content=raw.get("structuredContent", structured),
             structured_valid=valid,
             structured_error=error,
             elapsed=elapsed,

@@ -27,7 +27,7 @@ from app.mcp.catalog import Catalog
 from app.mcp.events import ConnectionState, Event, LogLine, Sink, StateChanged, Traffic, add_sink_to, deliver
 from app.mcp.failures import FailureRules, Failures
 from app.mcp.handlers import ClientHandlers
-from app.mcp.masking import MAX_TRAFFIC_STRING, mask_text, scrub_fresh
+from app.mcp.masking import mask_text, scrub_fresh
 from app.mcp.results import REQUEST_TIMEOUT, CallTimedOut, NotConnected
 from app.mcp.session_recovery import SessionKeeper
 from app.mcp.stdio import ProcessInfo
@@ -137,13 +137,11 @@ class ConnectionCore:
     def _tap(self, direction: Any, message: types.JSONRPCMessage, size: int | None = None) -> None:
         if not self.traffic or not self._sinks:
             return
-        data = _dump(message)
         secrets = self.target.secret_values
-        # Without secrets the walk only cuts strings longer than MAX_TRAFFIC_STRING: a message
-        # whose whole wire text is shorter (most of what is read) has none to cut.
-        if secrets or size is None or size > MAX_TRAFFIC_STRING:
-            data = scrub_fresh(data, secrets)
-        self._emit(Traffic(self.name, time.time(), direction, data))
+        if not secrets:  # nothing to mask: put in wire form (long strings cut) when read
+            self._emit(Traffic.later(self.name, time.time(), direction, message, size))
+            return
+        self._emit(Traffic(self.name, time.time(), direction, scrub_fresh(_dump(message), secrets)))
 
     async def _on_log_message(self, params: types.LoggingMessageNotificationParams) -> None:
         data = params.data

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
+
+from app.mcp.masking import MAX_TRAFFIC_STRING, scrub_fresh
 
 # The states, their reasons' words and the catalog kinds live in app.mcp.states (no dataclass
 # there: the window's first paint imports only that); re-exported here.
@@ -77,23 +79,77 @@ class Progress:
     message: str | None
 
 
-@dataclass(frozen=True)
 class Traffic:
-    server: str
-    time: float
-    direction: Literal["out", "in"]
-    message: dict[str, Any] = field(hash=False)
+    """A JSON-RPC message sent ("out") or received ("in"). `message` is its wire dict with our
+    secrets masked and strings longer than MAX_TRAFFIC_STRING cut.
+
+    Made by `later` (a server with no secrets to mask, so nothing in it is secret), it keeps the
+    SDK's message and puts it in wire form, long strings cut, the first time `message` is read:
+    the two dumps and walks per call were most of what the traffic log cost a call, and a log
+    nobody looks at never pays them. A server with secrets gets the message masked at once
+    (app.mcp.connection_base), so no event ever holds a secret in clear."""
+
+    __slots__ = ("_message", "_size", "_source", "direction", "server", "time")
 
     def __init__(
         self, server: str, time: float, direction: Literal["out", "in"], message: dict[str, Any]
     ) -> None:
-        # The frozen dataclass's own __init__ (kept out by this one), without its object.__setattr__
-        # call per field: one is made for every message in and out while the traffic log is on.
-        fields = self.__dict__
-        fields["server"] = server
-        fields["time"] = time
-        fields["direction"] = direction
-        fields["message"] = message
+        self.server = server
+        self.time = time
+        self.direction = direction
+        self._message: dict[str, Any] | None = message
+        self._source: Any = None
+        self._size: int | None = None
+
+    @classmethod
+    def later(
+        cls, server: str, time: float, direction: Literal["out", "in"], source: Any, size: int | None
+    ) -> Traffic:
+        """The event of the SDK message `source` (a pydantic model; `size`, when known, the length
+        of its wire text), put in wire form when read. Only for a message with nothing to mask."""
+        self = cls.__new__(cls)
+        self.server = server
+        self.time = time
+        self.direction = direction
+        self._message = None
+        self._source = source
+        self._size = size
+        return self
+
+    @property
+    def message(self) -> dict[str, Any]:
+        message = self._message
+        if message is None:
+            source = self._source
+            message = source.__pydantic_serializer__.to_python(
+                source, by_alias=True, mode="json", exclude_unset=True
+            )
+            # A message whose whole wire text is shorter than the limit has no string to cut.
+            size = self._size
+            if size is None or size > MAX_TRAFFIC_STRING:
+                message = scrub_fresh(message, frozenset())
+            self._message = message
+            self._source = None
+        return message
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Traffic):
+            return NotImplemented
+        return (self.server, self.time, self.direction, self.message) == (
+            other.server,
+            other.time,
+            other.direction,
+            other.message,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.server, self.time, self.direction))
+
+    def __repr__(self) -> str:
+        return (
+            f"Traffic(server={self.server!r}, time={self.time!r}, direction={self.direction!r},"
+            f" message={self.message!r})"
+        )
 
 
 @dataclass(frozen=True)

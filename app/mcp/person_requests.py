@@ -98,32 +98,16 @@ class ClockWatch:
     def _fire(self) -> None:
         self._handle = None
         self._armed_at = math.inf
-        now = anyio.current_time()
+        now = self._loop.time() if self._loop is not None else anyio.current_time()
         earliest = math.inf
         for clock in list(self._clocks):
             if clock.deadline <= now:
                 clock.deadline = math.inf
-                clock.scope.cancel()
+                clock.run_out()
             elif clock.deadline < earliest:
                 earliest = clock.deadline
         if earliest < math.inf:
             self._arm(earliest)
-
-
-_scope_type: type[anyio.CancelScope] | None = None
-
-
-def _cancel_scope() -> anyio.CancelScope:
-    """A new `anyio.CancelScope()`. That call asks which async library runs, every time, and
-    hands over to the backend's own scope type, two thirds of the cost of a call's clock; the
-    clocks run on asyncio only (ClockWatch arms the loop's timer), so the type anyio made the
-    first time is made directly."""
-    global _scope_type
-    if _scope_type is None:
-        scope = anyio.CancelScope()
-        _scope_type = type(scope)
-        return scope
-    return _scope_type()
 
 
 @dataclass(eq=False, slots=True)
@@ -135,25 +119,37 @@ class CallClock:
     stopped. Time a person spends answering the server (a form, a sampling request, a sign-in)
     counts for neither: the clock is paused meanwhile and then starts afresh.
 
-    `deadline` is when it runs out (on the loop's clock); the connection's `ClockWatch` cancels
-    `scope` then. Without a watch (a clock not running under `_clocked`) nothing runs it out."""
+    `deadline` is when it runs out (on the loop's clock); the connection's `ClockWatch` then
+    cancels the task that runs the request (`run_out`), as `asyncio.timeout` does, and the
+    `Clocked` block around the request turns that cancellation into `timed_out`. Not an anyio
+    CancelScope: entering, leaving and checking one more scope at every checkpoint of the SDK
+    below cost a fifth of what the engine adds to a call. Without a watch (a clock not running
+    under `_clocked`) nothing runs it out."""
 
-    scope: anyio.CancelScope
     limit: float
     cap: float
     cap_at: float
     deadline: float = math.inf
     paused_at: float | None = None
     watch: ClockWatch | None = None
+    task: asyncio.Task[Any] | None = None
+    """The task the `Clocked` block runs in (set on entering it)."""
+    cancelling: int = 0
+    """`task.cancelling()` on entering: cancellations asked for before are not ours."""
+    expired: bool = False
+    """It ran out and cancelled `task`."""
+    timed_out: bool = False
+    """The block ended because it ran out (the cancellation was ours and was taken back)."""
 
     @classmethod
     def start(cls, limit: float, cap: float, *, paused: bool) -> CallClock:
         now = asyncio.get_running_loop().time()  # anyio.current_time() on asyncio, without the lookup
-        clock = cls(_cancel_scope(), limit, cap, now + cap)
+        cap_at = now + cap
+        clock = cls(limit, cap, cap_at)
         if paused:
             clock.pause()
         else:
-            clock.deadline = min(now + limit, clock.cap_at)
+            clock.deadline = now + limit if limit < cap else cap_at
         return clock
 
     def _set(self, deadline: float) -> None:
@@ -163,7 +159,7 @@ class CallClock:
 
     def alive(self) -> None:
         """The server said something about the request (progress): restart the clock."""
-        if self.paused_at is None and not self.scope.cancel_called:
+        if self.paused_at is None and not self.expired:
             self._set(min(anyio.current_time() + self.limit, self.cap_at))
 
     def pause(self) -> None:
@@ -175,7 +171,7 @@ class CallClock:
         if self.paused_at is not None:
             self.cap_at += now - self.paused_at
             self.paused_at = None
-        if not self.scope.cancel_called:
+        if not self.expired:
             self._set(min(now + self.limit, self.cap_at))
 
     def unlimited(self) -> None:
@@ -184,16 +180,30 @@ class CallClock:
         self.limit = self.cap_at = math.inf
         self.deadline = math.inf
 
+    def run_out(self) -> None:
+        """Out of time: cancel the request's task (once). A task someone else is cancelling
+        already (a person's cancel; the SDK then tells the server in a shielded write that a
+        second cancellation would cut short) is left to that cancellation."""
+        task = self.task
+        if self.expired or task is None or task.done():
+            return
+        self.expired = True
+        if task.cancelling() <= self.cancelling:
+            task.cancel()
+        else:
+            self.expired = False  # not ours: the block ends cancelled, not timed out
+
     @property
     def capped(self) -> bool:
         """True when it ran out at the cap rather than for want of a sign of life."""
-        return self.scope.cancelled_caught and anyio.current_time() >= self.cap_at
+        return self.timed_out and anyio.current_time() >= self.cap_at
 
 
 class Clocked:
-    """The `with` block of `PersonRequests._clocked`: `clock` is watched and its scope entered
-    for the block. A class rather than a @contextmanager generator: it runs on every call, and
-    the generator's machinery cost as much as the watch and the scope together."""
+    """The `with` block of `PersonRequests._clocked`: `clock` is watched for the block, which
+    runs in the current task. When the clock runs out the task is cancelled; leaving the block
+    with that cancellation (and no other one) takes it back, sets `clock.timed_out` and goes on
+    after the block. A class rather than a @contextmanager generator: it runs on every call."""
 
     __slots__ = ("clock", "watch")
 
@@ -202,20 +212,43 @@ class Clocked:
         self.clock = clock
 
     def __enter__(self) -> None:
-        self.watch.add(self.clock)
-        try:
-            self.clock.scope.__enter__()
-        except BaseException:
-            self.watch.discard(self.clock)
-            raise
+        clock = self.clock
+        if clock.task is not None:
+            raise RuntimeError("this clock times a request already")
+        task = asyncio.current_task()
+        if task is None:
+            raise RuntimeError("a CallClock times a request in a task")
+        clock.task = task
+        clock.cancelling = task.cancelling()
+        # ClockWatch.add and .moved, inline: this runs on every call.
+        watch = self.watch
+        watch._clocks.add(clock)
+        clock.watch = watch
+        if clock.deadline < watch._armed_at or (
+            watch._handle is not None and watch._loop is not asyncio.get_running_loop()
+        ):
+            watch._arm(min(clock.deadline, watch._armed_at))
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> bool:
-        try:
-            return self.clock.scope.__exit__(exc_type, exc, tb)
-        finally:
-            self.watch.discard(self.clock)
+        clock = self.clock
+        self.watch._clocks.discard(clock)  # ClockWatch.discard, inline
+        clock.watch = None
+        if not clock.expired:
+            return False
+        task = clock.task
+        assert task is not None
+        # Ours to take back, as asyncio.timeout does; a cancellation from elsewhere as well
+        # (a person cancelled meanwhile) leaves the count above what it was and goes on up.
+        if (
+            task.uncancel() <= clock.cancelling
+            and exc_type is not None
+            and issubclass(exc_type, asyncio.CancelledError)
+        ):
+            clock.timed_out = True
+            return True
+        return False
 
 
 class PersonRequests(ConnectionCore):
@@ -309,12 +342,14 @@ class PersonRequests(ConnectionCore):
     def _new_clock(self, timeout: float | None = None) -> CallClock:
         """A CallClock for one request: the target's timeout (or `timeout`), capped at its
         call limit, paused from the start if a person is answering the server now."""
-        limit = timeout if timeout is not None else self.target.timeout
-        return CallClock.start(limit, longest_call(self.target, limit), paused=bool(self._people_waiting))
+        target = self.target
+        limit = timeout if timeout is not None else target.timeout
+        cap = target.call_limit if target.call_limit is not None else DEFAULT_CALL_LIMIT  # longest_call
+        return CallClock.start(limit, cap if cap > limit else limit, paused=bool(self._people_waiting))
 
     def _clocked(self, clock: CallClock) -> Clocked:
         """Run the block under `clock` (paused while a person answers the server); after it,
-        `clock.scope.cancelled_caught` says it ran out."""
+        `clock.timed_out` says it ran out."""
         return Clocked(self._call_clocks, clock)
 
     async def _timed_for_the_server(self, awaitable: Awaitable[_R], what: str) -> _R:

@@ -6,7 +6,6 @@ A JSON-RPC error, a timeout or a lost connection is a failed call: `CallFailed`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -65,17 +64,115 @@ class NotConnected(CallFailed):
         super().__init__(msg, code=NOT_CONNECTED)
 
 
-@dataclass
 class ToolCallResult:
-    content: list[dict[str, Any]]
-    """Content blocks as wire dicts: text, image, audio, resource_link, resource (embedded)."""
-    is_error: bool
-    structured_content: Any
-    structured_valid: bool | None
-    """None when the tool declares no outputSchema (or answered isError)."""
-    structured_error: str | None
-    elapsed: float
-    raw: dict[str, Any] = field(repr=False)
+    """A tool's answer. `content` (content blocks as wire dicts: text, image, audio,
+    resource_link, resource), `structured_content`, `is_error`, `structured_valid` (None when
+    the tool declares no outputSchema, or answered isError), `structured_error`, `elapsed` and
+    `raw` (the whole answer as a wire dict).
+
+    Made by `answered` from the SDK's result, it puts the answer in wire form (a dump that cost
+    as much as a sixth of what the engine adds to a call) only when `content` or `raw` is first
+    read; a caller that looks at `is_error` alone never pays for it. The engine makes it so only
+    for a server with no secrets to mask: an answer that may repeat one is dumped and masked at
+    once, as before, so a result never holds a secret in clear (app/mcp/calls.py)."""
+
+    __slots__ = (
+        "_answer",
+        "_content",
+        "_raw",
+        "elapsed",
+        "is_error",
+        "structured_content",
+        "structured_error",
+        "structured_valid",
+    )
+
+    def __init__(
+        self,
+        content: list[dict[str, Any]],
+        is_error: bool,
+        structured_content: Any,
+        structured_valid: bool | None,
+        structured_error: str | None,
+        elapsed: float,
+        raw: dict[str, Any],
+    ) -> None:
+        self._content: list[dict[str, Any]] | None = content
+        self.is_error = is_error
+        self.structured_content = structured_content
+        self.structured_valid = structured_valid
+        self.structured_error = structured_error
+        self.elapsed = elapsed
+        self._raw: dict[str, Any] | None = raw
+        self._answer: Any = None
+
+    @classmethod
+    def answered(
+        cls, answer: Any, structured_valid: bool | None, structured_error: str | None, elapsed: float
+    ) -> ToolCallResult:
+        """The result for the SDK's `CallToolResult` `answer`, held as it is until read."""
+        self = cls.__new__(cls)
+        self._answer = answer
+        self._content = None
+        self._raw = None
+        self.is_error = bool(answer.is_error)
+        self.structured_content = answer.structured_content
+        self.structured_valid = structured_valid
+        self.structured_error = structured_error
+        self.elapsed = elapsed
+        return self
+
+    @property
+    def raw(self) -> dict[str, Any]:
+        raw = self._raw
+        if raw is None:
+            answer = self._answer
+            # model_dump(by_alias=True, mode="json", exclude_unset=True), from the serializer itself.
+            raw = self._raw = answer.__pydantic_serializer__.to_python(
+                answer, by_alias=True, mode="json", exclude_unset=True
+            )
+        return raw
+
+    @raw.setter
+    def raw(self, value: dict[str, Any]) -> None:
+        self._raw = value
+
+    @property
+    def content(self) -> list[dict[str, Any]]:
+        content = self._content
+        if content is None:
+            content = self._content = list(self.raw.get("content") or [])
+        return content
+
+    @content.setter
+    def content(self, value: list[dict[str, Any]]) -> None:
+        self._content = value
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (
+            self.content,
+            self.is_error,
+            self.structured_content,
+            self.structured_valid,
+            self.structured_error,
+            self.elapsed,
+            self.raw,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, ToolCallResult)
+        return self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it was
+
+    def __repr__(self) -> str:
+        return (
+            f"ToolCallResult(content={self.content!r}, is_error={self.is_error!r},"
+            f" structured_content={self.structured_content!r}, structured_valid={self.structured_valid!r},"
+            f" structured_error={self.structured_error!r}, elapsed={self.elapsed!r})"
+        )
 
     def text(self) -> str:
         """All text blocks joined: what a person reads first."""

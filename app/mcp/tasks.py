@@ -111,7 +111,9 @@ def server_offers_tasks(capabilities: Mapping[str, Any]) -> bool:
 
 
 def task_support(tool_raw: Mapping[str, Any] | None) -> str:
-    execution = (tool_raw or {}).get("execution")
+    execution = tool_raw.get("execution") if tool_raw else None
+    if execution is None:
+        return "forbidden"  # nearly every tool: no Mapping check (an ABC's isinstance is slow)
     support = execution.get("taskSupport") if _is_mapping(execution) else None
     return support if support in ("required", "optional") else "forbidden"
 

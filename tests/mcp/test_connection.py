@@ -27,7 +27,7 @@ from app.mcp.handlers import (
     SamplingRequest,
     SamplingResponse,
 )
-from app.mcp.results import CallFailed, CallTimedOut, NotConnected, ToolGone
+from app.mcp.results import CallFailed, CallTimedOut, NotConnected, ToolCallResult, ToolGone
 from app.mcp.stdio import group_alive
 from app.mcp.target import Target
 from tests.mcp.conftest import EXPECTED_VERSION, MODES, connected, sdk_target
@@ -357,6 +357,48 @@ async def test_traffic_is_recorded_with_secrets_masked() -> None:
         assert "tools/call" in blob and "tools/list" in blob
         assert "hunter2-secret" not in blob
         assert "my key is ••••••" in blob
+
+
+async def test_a_result_is_masked_when_made_with_secrets_and_in_wire_form_when_read_without() -> None:
+    """A result holds the SDK's answer until read (app/mcp/results.py) only when there is no
+    secret to mask; with secrets it is dumped and masked at once, never held as sent."""
+    target = sdk_target(secret_values=frozenset({"hunter2-secret"}), env={"API_KEY": "hunter2-secret"})
+    async with connected(target) as conn:
+        result = await conn.call_tool("echo", {"text": "my key is hunter2-secret"})
+        assert result._answer is None and result._raw is not None  # no answer kept in clear
+        assert "hunter2-secret" not in json.dumps([result.raw, result.content, result.text()])
+        assert result.text() == "echo: my key is ••••••"
+    async with connected(sdk_target()) as conn:
+        result = await conn.call_tool("echo", {"text": "plain"})
+        assert result._raw is None  # not dumped yet
+        assert result.content == [{"type": "text", "text": "echo: plain"}] == result.raw["content"]
+        assert not result.is_error and result.structured_valid is None and result.text() == "echo: plain"
+        summed = await conn.call_tool("add", {"a": 2, "b": 3})
+        assert summed.structured_content == {"sum": 5} == summed.raw["structuredContent"]
+        assert summed.structured_valid is True
+        same = ToolCallResult(summed.content, False, {"sum": 5}, True, None, summed.elapsed, dict(summed.raw))
+        assert same == summed and "sum" in repr(summed)
+
+
+async def test_traffic_is_masked_when_recorded_with_secrets_and_put_in_wire_form_when_read_without() -> None:
+    """A Traffic event keeps the SDK's message until read (app/mcp/events.py) only when the
+    server has no secret to mask; with secrets the event holds the masked dict from the start."""
+    events = EventLog()
+    target = sdk_target(secret_values=frozenset({"hunter2-secret"}), env={"API_KEY": "hunter2-secret"})
+    async with connected(target, events) as conn:
+        await conn.call_tool("echo", {"text": "my key is hunter2-secret"})
+        traffic = events.of(Traffic)
+        assert traffic and all(t._source is None and t._message is not None for t in traffic)
+    events = EventLog()
+    async with connected(sdk_target(), events) as conn:
+        await conn.call_tool("echo", {"text": "plain"})
+        calls = [t for t in events.of(Traffic) if t._source is not None and t.time]
+        assert len(calls) == len(events.of(Traffic)) and all(t._message is None for t in calls)
+        sent = [t.message for t in calls if t.direction == "out" and t.message.get("method") == "tools/call"]
+        assert sent[-1]["params"]["arguments"] == {"text": "plain"} and sent[-1]["jsonrpc"] == "2.0"
+        read = [t.message for t in calls if t.direction == "in" and "content" in t.message.get("result", {})]
+        assert read[-1]["result"]["content"] == [{"type": "text", "text": "echo: plain"}]
+        assert calls[0].message is calls[0].message  # made once
 
 
 async def test_traffic_without_secrets_still_cuts_long_strings_both_ways() -> None:

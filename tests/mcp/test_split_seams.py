@@ -179,30 +179,35 @@ async def test_one_timer_runs_out_every_clock_of_a_connection_at_its_own_deadlin
     leaves it armed, a later one is still run out at its own time, progress moves it later."""
     import anyio
 
-    from app.mcp.person_requests import CallClock, ClockWatch
+    from app.mcp.person_requests import CallClock, Clocked, ClockWatch
 
     watch = ClockWatch()
     quick = CallClock.start(0.05, 5.0, paused=False)
-    watch.add(quick)
-    done = CallClock.start(0.01, 5.0, paused=False)
-    watch.add(done)
-    watch.discard(done)  # answered in time: never cancelled
     slow = CallClock.start(0.2, 5.0, paused=False)
-    watch.add(slow)
+    quick_ended = anyio.Event()
+
+    async def request(clock: CallClock) -> None:
+        with Clocked(watch, clock):
+            await anyio.sleep_forever()
+        if clock is quick:
+            quick_ended.set()
+
     with anyio.fail_after(5):
-        with quick.scope:
-            await anyio.sleep_forever()
-        assert quick.scope.cancelled_caught and not slow.scope.cancel_called
-        before = slow.deadline
-        slow.alive()  # progress: a fresh budget
-        assert slow.deadline >= before
-        with slow.scope:
-            await anyio.sleep_forever()
-    assert slow.scope.cancelled_caught and not done.scope.cancel_called
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(request, quick)
+            tg.start_soon(request, slow)
+            done = CallClock.start(0.01, 5.0, paused=False)
+            with Clocked(watch, done):
+                pass  # answered in time: never run out
+            await quick_ended.wait()
+            assert quick.timed_out and not slow.expired
+            before = slow.deadline
+            slow.alive()  # progress: a fresh budget
+            assert slow.deadline >= before
+    assert slow.timed_out and not done.expired and not done.timed_out
     assert anyio.current_time() >= before
-    watch.discard(quick)
-    watch.discard(slow)
     assert len(watch) == 0
+    watch.close()
 
 
 def test_the_call_limit_is_a_server_setting() -> None:
@@ -239,26 +244,62 @@ async def test_resource_updates_only_for_subscribed_uris(mode: str) -> None:
         assert [e.uri for e in events.of(ResourceUpdated)] == ["mem://a", "mem://c"]
 
 
-async def test_a_clock_scope_is_a_fresh_anyio_cancel_scope_each_time() -> None:
-    """CallClock makes anyio's backend scope type directly (app/mcp/person_requests.py): each
-    clock must still get its own working anyio CancelScope, and Clocked must leave the watch."""
+async def test_a_clock_that_runs_out_ends_its_block_and_a_cancel_from_elsewhere_goes_on() -> None:
+    """CallClock cancels the task of its Clocked block (app/mcp/person_requests.py): the block
+    ends timed out and the task goes on, uncancelled; a task that is also cancelled by someone
+    else (a person) stays cancelled; a clock times one block only and leaves the watch."""
+    import asyncio
+
     import anyio
 
     from app.mcp.person_requests import CallClock, Clocked, ClockWatch
 
-    first = CallClock.start(60.0, 60.0, paused=False)
-    second = CallClock.start(60.0, 60.0, paused=False)
-    assert isinstance(first.scope, anyio.CancelScope) and first.scope is not second.scope
     watch = ClockWatch()
-    with Clocked(watch, second):
-        assert len(watch) == 1
-        second.scope.cancel()
-        await anyio.sleep_forever()
-    assert second.scope.cancelled_caught and len(watch) == 0 and second.watch is None
-    third = CallClock.start(60.0, 60.0, paused=False)
-    with Clocked(watch, third):
-        # A scope already in use cannot be entered: the failed block does not stay watched.
-        with pytest.raises(RuntimeError), Clocked(watch, third):
-            pass
-        assert len(watch) == 0 and third.watch is None
+    first = CallClock.start(0.01, 60.0, paused=False)
+    with anyio.fail_after(5):
+        with Clocked(watch, first):
+            assert len(watch) == 1 and first.watch is watch
+            await anyio.sleep_forever()
+    assert first.timed_out and len(watch) == 0 and first.watch is None
+    task = asyncio.current_task()
+    assert task is not None and task.cancelling() == 0  # taken back: the task goes on
+    await anyio.sleep(0)  # and is not cancelled at its next await
+    with pytest.raises(RuntimeError), Clocked(watch, first):
+        pass  # a clock times one block
+    assert len(watch) == 0
+
+    async def both_cancel() -> None:
+        clock = CallClock.start(0.01, 60.0, paused=False)
+        with Clocked(watch, clock):
+            try:
+                await anyio.sleep_forever()
+            finally:
+                assert clock.expired
+                me = asyncio.current_task()
+                assert me is not None
+                me.cancel()  # a person cancels meanwhile
+                await anyio.sleep(0.01)
+
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.create_task(both_cancel())
+
+    # A task being cancelled already (the SDK then tells the server in a shielded write) is
+    # left to that cancellation: the clock does not cancel it a second time.
+    late = CallClock.start(60.0, 60.0, paused=False)
+
+    async def cancelled_first() -> None:
+        with Clocked(watch, late):
+            try:
+                await anyio.sleep_forever()
+            finally:
+                late.run_out()
+                assert not late.expired
+                await asyncio.sleep(0)
+
+    other = asyncio.create_task(cancelled_first())
+    await asyncio.sleep(0)
+    other.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await other
+    assert not late.timed_out and len(watch) == 0
     watch.close()
