@@ -6,8 +6,8 @@
 
 echo     1,000 `tools/call` echo round trips over stdio to server-everything, through app.mcp and
          through the raw SDK `Client`, on the same server in the same run, interleaved in blocks so
-         machine noise hits both alike. Goals: p50 ratio app.mcp / SDK <= 1.05, with the
-         traffic log on <= 1.10.
+         machine noise hits both alike; each answer is read (its text), as a caller would.
+         Goals: p50 ratio app.mcp / SDK <= 1.05, with the traffic log on <= 1.10.
 catalog  A replay server with 10,000 tools in pages of 100 (stdio): time from start() until the
          connection is READY with the whole catalog, and a second full re-listing on the live
          connection; peak RSS of this process. Goal: <= 1.5 s.
@@ -65,6 +65,7 @@ def ms(seconds: float) -> str:
 async def bench_echo() -> None:
     from mcp import Client
     from mcp.client.stdio import StdioServerParameters
+    from mcp_types import TextContent
 
     from app.mcp.connection import ServerConnection
     from app.mcp.target import Target
@@ -83,15 +84,18 @@ async def bench_echo() -> None:
     cpu: dict[str, float] = dict.fromkeys(samples, 0.0)
 
     async with Client(params, cache=None) as client:
-
+        # Each call's answer is read, as the window and the CLI read it: the SDK's blocks' text, and
+        # app.mcp's wire-form content (ToolCallResult makes it when first read). The traffic
+        # events are kept unread, as the window's traffic log keeps them until a row is shown.
         async def sdk_call() -> None:
-            await client.call_tool("echo", arguments)
+            answer = await client.call_tool("echo", arguments)
+            "\n".join(b.text for b in answer.content if isinstance(b, TextContent))
 
         async def app_call() -> None:
-            await conn.call_tool("echo", arguments)
+            (await conn.call_tool("echo", arguments)).text()
 
         async def app_traffic_call() -> None:
-            await conn_traffic.call_tool("echo", arguments)
+            (await conn_traffic.call_tool("echo", arguments)).text()
 
         calls = {"sdk": sdk_call, "app.mcp": app_call, "app.mcp+traffic": app_traffic_call}
         for call in calls.values():

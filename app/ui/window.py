@@ -923,7 +923,7 @@ class MainWindow(QMainWindow):
     def on_traffic(self, ev: Any) -> None:
         from app.ui.models.log import TrafficRow
 
-        self.bottom.traffic_model.append(TrafficRow(ev.time, ev.server, ev.direction, ev.message))
+        self.bottom.traffic_model.append(TrafficRow.of(ev))  # its message is made when shown
 
     @Slot(str, str, float, object, str)
     def on_progress(self, server: str, call_id: str, progress: float, total: Any, message: str) -> None:

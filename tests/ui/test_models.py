@@ -131,3 +131,20 @@ def test_catalog_filter_matches_brute_force_through_random_changes(qtmodeltester
                 want.append(it.uid)
         shown = [p.data(p.index(r, 0), CatalogModel.QualifiedNameRole) for r in range(p.rowCount())]
         assert shown == want, step
+
+
+def test_a_traffic_row_takes_its_message_from_the_event_when_first_shown() -> None:
+    # The window appends TrafficRow.of(event): an engine event made without secrets puts the
+    # SDK's message in wire form only when read, and a row nobody shows never reads it.
+    import mcp_types as types
+
+    from app.mcp.events import Traffic
+
+    sent = types.JSONRPCRequest(jsonrpc="2.0", id=7, method="tools/call", params={"name": "echo"})
+    event = Traffic.later("s1", 1.0, "out", sent, None)
+    tr = TrafficModel()
+    tr.append(TrafficRow.of(event))
+    assert event._message is None  # appended, not yet in wire form
+    assert tr.index(0, 3).data() == "tools/call #7"
+    assert event._message == {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "echo"}}
+    assert tr.row(0) == TrafficRow(1.0, "s1", "out", event.message)

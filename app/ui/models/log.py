@@ -91,12 +91,55 @@ class LogRow:
     text: str
 
 
-@dataclass
 class TrafficRow:
-    time: Any
-    server: str
-    direction: str  # "out" | "in"
-    message: dict[str, Any]
+    """One message of the traffic log. Made from the engine's `Traffic` event (`of`), it keeps the
+    event and takes the message from it when the row is first shown or copied: the event puts the
+    SDK's message in wire form only then, so a traffic log nobody looks at (the dock is hidden by
+    default) costs no dump per message."""
+
+    __slots__ = ("_event", "_message", "direction", "server", "time")
+
+    def __init__(
+        self,
+        time: Any,
+        server: str,
+        direction: str,
+        message: dict[str, Any] | None = None,
+        *,
+        event: Any = None,
+    ) -> None:
+        self.time = time
+        self.server = server
+        self.direction = direction  # "out" | "in"
+        self._message = message
+        self._event = event
+
+    @classmethod
+    def of(cls, event: Any) -> TrafficRow:
+        return cls(event.time, event.server, event.direction, event=event)
+
+    @property
+    def message(self) -> dict[str, Any]:
+        message = self._message
+        if message is None:
+            message = self._message = self._event.message
+            self._event = None
+        return message
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TrafficRow):
+            return NotImplemented
+        return (self.time, self.server, self.direction, self.message) == (
+            other.time,
+            other.server,
+            other.direction,
+            other.message,
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it replaces
+
+    def __repr__(self) -> str:
+        return f"TrafficRow({self.time!r}, {self.server!r}, {self.direction!r}, {self.message!r})"
 
     def summary(self) -> str:
         m = self.message
