@@ -450,17 +450,13 @@ def with_description(head: str, description: str | None) -> str:
     return head + (f" — {described}" if described else "")
 
 
-def _list_entries(
-    args: argparse.Namespace,
-    entries: Callable[[ServerConnection], Iterable[Any]],
-    line: Callable[[Any], str],
-    kind: CatalogKind,
-) -> int:
-    """A listing command: the entries' wire dicts with --json, else one `line(entry)` each."""
+def _list_entries(args: argparse.Namespace, kind: CatalogKind, line: Callable[[Any], str]) -> int:
+    """A listing command: the `kind` entries' wire dicts with --json, else one `line(entry)` each
+    (only that kind is listed)."""
     target = resolve_target(args)
 
     async def action(conn: ServerConnection) -> list[Any]:
-        return list(entries(conn))
+        return list(conn.catalog.of(kind).values())
 
     def present(found: list[Any]) -> int:
         if args.json:
@@ -479,7 +475,7 @@ def _tool_line(tool: Any) -> str:
 
 
 def cmd_tools(args: argparse.Namespace) -> int:
-    return _list_entries(args, lambda conn: conn.catalog.tools.values(), _tool_line, "tools")
+    return _list_entries(args, "tools", _tool_line)
 
 
 def cmd_call(args: argparse.Namespace) -> int:
@@ -601,7 +597,7 @@ def _prompt_line(prompt: Any) -> str:
 
 
 def cmd_prompts(args: argparse.Namespace) -> int:
-    return _list_entries(args, lambda conn: conn.catalog.prompts.values(), _prompt_line, "prompts")
+    return _list_entries(args, "prompts", _prompt_line)
 
 
 def cmd_prompt(args: argparse.Namespace) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Iterable
+from functools import partial
 from typing import Any
 
 import anyio
@@ -98,14 +99,11 @@ class CatalogSync(ConnectionCore):
         try:
             async with anyio.create_task_group() as tg:
                 for kind in kinds:
-                    tg.start_soon(self._first_list, kind)
+                    tg.start_soon(partial(self._refresh_kind, kind, quiet_errors=True))
         except BaseExceptionGroup as group:
             # What ended a listing (the server went away, a sign-in is needed) ends the connect as
             # it did when they ran one by one: the first failure, not a group the mapper can't read.
             raise _first_leaf(group) from None
-
-    async def _first_list(self, kind: CatalogKind) -> None:
-        await self._refresh_kind(kind, quiet_errors=True)
 
     async def _resubscribe(self) -> None:
         """After a reconnect, subscriptions made before the drop are renewed (2025 era; the
