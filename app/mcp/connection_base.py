@@ -27,7 +27,7 @@ from app.mcp.catalog import Catalog
 from app.mcp.events import ConnectionState, Event, LogLine, Sink, StateChanged, Traffic, add_sink_to, deliver
 from app.mcp.failures import FailureRules, Failures
 from app.mcp.handlers import ClientHandlers
-from app.mcp.masking import mask_text, scrub_fresh
+from app.mcp.masking import MAX_TRAFFIC_STRING, mask_text, scrub_fresh
 from app.mcp.results import REQUEST_TIMEOUT, CallTimedOut, NotConnected
 from app.mcp.session_recovery import SessionKeeper
 from app.mcp.stdio import ProcessInfo
@@ -138,7 +138,10 @@ class ConnectionCore:
         if not self.traffic or not self._sinks:
             return
         secrets = self.target.secret_values
-        if not secrets:  # nothing to mask: put in wire form (long strings cut) when read
+        if not secrets and (direction == "out" or (size is not None and size <= MAX_TRAFFIC_STRING)):
+            # Nothing to mask: put in wire form (long strings cut) when read. A server's message
+            # that is long, or of unknown length (HTTP), is cut now: a log nobody reads must not
+            # keep 5,000 of a hostile server's huge ones whole. What we send is ours already.
             self._emit(Traffic.later(self.name, time.time(), direction, message, size))
             return
         self._emit(Traffic(self.name, time.time(), direction, scrub_fresh(_dump(message), secrets)))

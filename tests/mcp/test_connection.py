@@ -422,6 +422,21 @@ async def test_traffic_without_secrets_still_cuts_long_strings_both_ways() -> No
         assert short and short[0].message["result"]["tools"]  # the listing, short, passed on as read
 
 
+async def test_a_long_answer_is_cut_when_recorded_not_kept_whole_until_read() -> None:
+    # A log nobody reads (the window's dock is hidden) must not hold a server's huge message whole:
+    # an answer longer than the cut-off is put in wire form, cut, as it is recorded.
+    from app.mcp.masking import MAX_TRAFFIC_STRING
+
+    events = EventLog()
+    long_text = "y" * (MAX_TRAFFIC_STRING * 4)
+    async with connected(sdk_target(), events) as conn:
+        await conn.call_tool("echo", {"text": long_text})
+        answers = [t for t in events.of(Traffic) if t.direction == "in" and t._message is not None]
+        long_ones = [t for t in answers if "more characters)" in json.dumps(t._message)]
+        assert long_ones and all(t._source is None for t in long_ones)
+        assert all("y" * (MAX_TRAFFIC_STRING + 1) not in json.dumps(t._message) for t in long_ones)
+
+
 async def test_crash_mid_call_fails_the_call_and_the_connection(token: str) -> None:
     events = EventLog()
     async with connected(sdk_target(token=token), events) as conn:
