@@ -320,7 +320,7 @@ def run_on_server(
                     await discard_early(early)
 
     async def connected() -> int:
-        import_engine()
+        import_engine(http=target.transport != "stdio")
         from app.cli.auth import needs_sign_in_message, stored_sign_in
         from app.mcp.connection import ServerConnection
         from app.mcp.events import CATALOG_KINDS, ConnectionState
@@ -366,10 +366,11 @@ def run_on_server(
     return asyncio.run(main())
 
 
-def import_engine() -> None:
+def import_engine(*, http: bool = True) -> None:
     """Import the engine and the MCP SDK for a command (every CLI command that connects calls this
-    first): the SDK without its server package (app.mcp.sdk_client_only: a command never serves),
-    and with the cyclic garbage collector paused, then what they made frozen. The SDK builds
+    first): the SDK without its server package (app.mcp.sdk_client_only: a command never serves;
+    without `http`, a command on a stdio server, without its HTTP client either until something
+    uses it), and with the cyclic garbage collector paused, then what they made frozen. The SDK builds
     thousands of pydantic classes, and the collections they set off while importing (~50 ms) and
     the interpreter's last ones at exit (~120 ms) would walk every one of them, though none is ever
     garbage. What a command creates later is collected as always."""
@@ -381,7 +382,7 @@ def import_engine() -> None:
     try:
         from app.mcp.sdk_client_only import import_client_only
 
-        import_client_only()
+        import_client_only(http=http)
         import app.cli.auth
         import app.mcp.connection
         import app.mcp.handlers  # noqa: F401

@@ -13,6 +13,7 @@ is parsed:
   which the catalog turns into the tool's `problem`. The other tools are listed as they are.
 
 Only messages that the parser refuses are touched; the cost for the others is a byte count.
+HTTP bodies go through the same on their way to the SDK (app/mcp/deep_http.py).
 """
 
 from __future__ import annotations
@@ -20,10 +21,8 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import AsyncIterator
 from typing import Any
 
-import httpx2
 import mcp_types as types
 import pydantic_core
 from pydantic import ValidationError
@@ -39,10 +38,9 @@ UNUSABLE = "x-mcp-desk-unusable"
 
 _TOOL_SCHEMA_DEPTH = 5  # message {result {tools [tool {inputSchema {  — the schema's own level
 _TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
-_EVENT_END = re.compile(rb"\r\n\r\n|\n\n|\r\r")
 
 
-def _may_be_too_deep(data: bytes | bytearray) -> bool:
+def may_be_too_deep(data: bytes | bytearray) -> bool:
     return data.count(b"{") + data.count(b"[") > MESSAGE_DEPTH
 
 
@@ -119,7 +117,7 @@ def _placeholder_schemas(message: Any) -> None:
 def shallow(data: bytes | bytearray) -> bytes | None:
     """`data` made readable when it nests too deeply for the parser; None when it needs nothing
     (or is not JSON at all: the caller's parser says so as before)."""
-    if not _may_be_too_deep(data):
+    if not may_be_too_deep(data):
         return None
     try:
         pydantic_core.from_json(data)
@@ -166,67 +164,3 @@ def parse_message(data: bytes | bytearray, *, consume: bool = False) -> types.JS
             raise
     logger.info("a message nests more than %d levels deep: cutting it down", MESSAGE_DEPTH)
     return types.jsonrpc_message_adapter.validate_json(_shallow(data), by_name=False)
-
-
-# --- HTTP ------------------------------------------------------------------------------------------
-
-
-def _guard_event(event: bytes) -> bytes:
-    """One server-sent event, its data made readable if it nests too deeply."""
-    if not _may_be_too_deep(event):
-        return event
-    lines = event.splitlines()
-    data = [line[5:].removeprefix(b" ") for line in lines if line.startswith(b"data:")]
-    fixed = shallow(b"\n".join(data)) if data else None
-    if fixed is None:
-        return event
-    kept = [line for line in lines if line and not line.startswith(b"data:")]
-    return b"\n".join([*kept, b"data: " + fixed]) + b"\n\n"
-
-
-class _GuardedStream(httpx2.AsyncByteStream):
-    """A response body whose JSON-RPC messages are made readable on the way through: a JSON body
-    once complete, an event stream event by event (each passed on as soon as it is complete)."""
-
-    def __init__(self, inner: Any, events: bool) -> None:
-        self._inner = inner
-        self._events = events
-
-    @property
-    def elapsed(self) -> Any:
-        return getattr(self._inner, "elapsed", None)
-
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        if not self._events:
-            body = b"".join([chunk async for chunk in self._inner])
-            yield shallow(body) or body
-            return
-        buf = bytearray()
-        async for chunk in self._inner:
-            start = max(0, len(buf) - 3)  # an event end may straddle two chunks
-            buf += chunk
-            ready: list[bytes] = []
-            pos = 0
-            while (end := _EVENT_END.search(buf, max(pos, start))) is not None:
-                ready.append(_guard_event(bytes(buf[pos : end.end()])))
-                pos = end.end()
-            if ready:
-                del buf[:pos]
-                yield b"".join(ready)
-        if buf:
-            yield _guard_event(bytes(buf))
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
-
-
-async def guard_response(response: httpx2.Response) -> None:
-    """httpx response hook: wrap JSON and event-stream bodies in the depth guard."""
-    kind = response.headers.get("content-type", "").lower()
-    encoding = response.headers.get("content-encoding", "identity").lower()
-    if encoding != "identity":
-        return  # compressed bytes: left to the SDK as they are
-    if kind.startswith("application/json"):
-        response.stream = _GuardedStream(response.stream, events=False)
-    elif kind.startswith("text/event-stream"):
-        response.stream = _GuardedStream(response.stream, events=True)

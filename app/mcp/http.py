@@ -5,13 +5,13 @@ and the last HTTP error a server answered, so a failure can say "HTTP 401" inste
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import httpx2
 
-from app.mcp.deep import guard_response
+from app.mcp.deep_http import guard_response
 from app.mcp.sdk_private import http_pool
 
 CONNECT_TIMEOUT = 30.0
@@ -35,6 +35,33 @@ class _BorrowedPool(httpx2.AsyncBaseTransport):
 
     async def aclose(self) -> None:
         pass  # the pool belongs to the shared client
+
+
+class WatchedStream(httpx2.AsyncByteStream):
+    """The body of the GET event stream, telling `ended` once when it stops (end, error, close):
+    that is how app/mcp/session_recovery.py's SessionWatch learns the stream ended."""
+
+    def __init__(self, inner: httpx2.AsyncByteStream, ended: Callable[[], None]) -> None:
+        self._inner = inner
+        self._ended: Callable[[], None] | None = ended
+
+    def _end(self) -> None:
+        ended, self._ended = self._ended, None
+        if ended is not None:
+            ended()
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        try:
+            async for chunk in self._inner:
+                yield chunk
+        finally:
+            self._end()
+
+    async def aclose(self) -> None:
+        try:
+            await self._inner.aclose()
+        finally:
+            self._end()
 
 
 @dataclass

@@ -20,6 +20,13 @@ It is a private dependency on which server names the SDK's client imports, check
 
 Only a process that never serves may use it: the window's engine (tests and embedding hand
 `ServerConnection` an in-process server) and `mcp-desk demo-server` import the SDK whole.
+
+A command that talks to a stdio server only (`import_client_only(http=False)`) also leaves the
+SDK's HTTP client modules for later (`LATER`): `mcp.client.client` and `mcp/__init__` import them
+for names a stdio session never uses, and with them httpx2 (~40 ms, a tenth of the SDK). Each is
+a module of forwarders: the first use of any of its names imports the real module in its place.
+The window does not leave them: its engine is imported on a worker thread, and an HTTP server's
+first connect would otherwise import them on the window's thread.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ import importlib.util
 import logging
 import os
 import sys
+import threading
 import types
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -48,6 +56,13 @@ STAND_INS: dict[str, tuple[str, ...]] = {
     "mcp.server.runner": ("modern_on_request",),  # mcp.client.client
 }
 """Each module of the SDK's server package its client side imports, with the names it takes."""
+
+LATER: dict[str, tuple[str, ...]] = {
+    "mcp.client.streamable_http": ("streamable_http_client",),  # mcp.client.client
+    "mcp.client.session_group": ("ClientSessionGroup",),  # mcp/__init__
+}
+"""The SDK's HTTP client modules its client imports, with the names it takes: left for their
+first use by a process that talks to stdio servers only."""
 
 CLIENT_MODULES = ("mcp", "mcp.client.client")
 """What is imported with the stand-ins in place: the package and the `Client` it re-exports."""
@@ -80,17 +95,64 @@ def _stand_in_function(module: str, name: str) -> Any:
     return stand_in
 
 
+_loading = threading.RLock()  # re-entered: the real session_group imports from streamable_http
+
+
+def _real(module: str) -> types.ModuleType:
+    """The real module in place of its forwarders (imported now if it is not yet)."""
+    with _loading:
+        current = sys.modules.get(module)
+        if current is not None and not _is_forwarders(current):
+            return current
+        sys.modules.pop(module, None)  # the finder is gone from sys.meta_path: the real one is found
+        logger.debug("importing %s on its first use", module)
+        real = importlib.import_module(module)
+        parent, _, leaf = module.rpartition(".")
+        setattr(sys.modules[parent], leaf, real)
+        return real
+
+
+def _forwarder(module: str, name: str) -> Any:
+    """`name` of the not yet imported `module`: a function that calls the real one, or a class
+    whose instances are the real class's (it is nobody's type: an isinstance check is false)."""
+    if name[0].isupper():
+
+        def __new__(cls: type, *args: Any, **kwargs: Any) -> Any:
+            return getattr(_real(module), name)(*args, **kwargs)
+
+        return type(name, (), {"__new__": __new__, "__module__": module, "__doc__": "A forwarder."})
+
+    def forward(*args: Any, **kwargs: Any) -> Any:
+        return getattr(_real(module), name)(*args, **kwargs)
+
+    forward.__name__ = forward.__qualname__ = name
+    forward.__module__ = module
+    return forward
+
+
+class _LaterSpec(importlib.machinery.ModuleSpec):
+    """The spec of a module of forwarders (LATER)."""
+
+
 class _StandIns(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Finds the server package's modules the client imports; each is made of stand-ins only."""
+    """Finds the server package's modules the client imports, each made of stand-ins only; and
+    with `later`, the HTTP client modules it imports, each made of forwarders."""
+
+    def __init__(self, later: bool = False) -> None:
+        self._later = later
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: types.ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
+        if self._later and fullname in LATER:
+            return _LaterSpec(fullname, self)
         if fullname not in STAND_INS:
             return None
         return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
+        if isinstance(spec, _LaterSpec):
+            return _forwarders(spec.name)
         module = types.ModuleType(spec.name, "A stand-in (app.mcp.sdk_client_only).")
         # A package with no folder: any other module of it is not found (and fails loudly).
         module.__path__ = []
@@ -103,6 +165,29 @@ class _StandIns(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def exec_module(self, module: types.ModuleType) -> None:
         pass  # everything was made in create_module
+
+
+def _forwarders(name: str) -> types.ModuleType:
+    module = types.ModuleType(name, "Forwarders to the real module (app.mcp.sdk_client_only).")
+    for attribute in LATER[name]:
+        setattr(module, attribute, _forwarder(name, attribute))
+
+    def __getattr__(attribute: str) -> Any:  # any other name: the real module, now (PEP 562)
+        if attribute.startswith("__"):
+            raise AttributeError(attribute)
+        return getattr(_real(name), attribute)
+
+    module.__getattr__ = __getattr__  # type: ignore[method-assign]
+    return module
+
+
+def deferred() -> list[str]:
+    """The modules of LATER not imported yet in this process (still forwarders)."""
+    return [name for name in LATER if _is_forwarders(sys.modules.get(name))]
+
+
+def _is_forwarders(module: types.ModuleType | None) -> bool:
+    return isinstance(getattr(module, "__spec__", None), _LaterSpec)
 
 
 def tested_sdk() -> bool:
@@ -136,17 +221,18 @@ def is_client_only() -> bool:
     return spec is not None and isinstance(spec.loader, _StandIns)
 
 
-def import_client_only() -> bool:
+def import_client_only(*, http: bool = True) -> bool:
     """Import the SDK without its server package; True if that is what happened. False when the
     SDK is imported already (it stays as it is), is not the tested version, or its client needs
     more of the server side than the stand-ins hold: it is then imported whole (as a plain
-    `import mcp` would), or left for the caller's own import."""
+    `import mcp` would), or left for the caller's own import. Without `http` (a process that
+    talks to stdio servers only), the HTTP client modules are left for their first use (LATER)."""
     if "mcp" in sys.modules:
         return is_client_only()
     if not tested_sdk():
         logger.info("mcp is not %s: the SDK is imported whole", TESTED_SDK)
         return False
-    finder = _StandIns()
+    finder = _StandIns(later=not http)
     sys.meta_path.insert(0, finder)
     try:
         for module in CLIENT_MODULES:

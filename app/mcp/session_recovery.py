@@ -29,15 +29,17 @@ import asyncio
 import json
 import logging
 import math
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
-import httpx2
 import mcp_types as types
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
 from app.words import QT_TRANSLATE_NOOP, fill
+
+if TYPE_CHECKING:
+    import httpx2
 
 logger = logging.getLogger(__name__)
 
@@ -68,32 +70,6 @@ TEMPLATES: tuple[str, ...] = (GAVE_UP, LOST_AGAIN, NO_HANDSHAKE, OTHER_VERSION, 
 
 Log = Callable[[str, str], None]
 """(level, text) into the connection's log."""
-
-
-class _WatchedStream(httpx2.AsyncByteStream):
-    """The body of the GET event stream, telling `ended` once when it stops (end, error, close)."""
-
-    def __init__(self, inner: httpx2.AsyncByteStream, ended: Callable[[], None]) -> None:
-        self._inner = inner
-        self._ended: Callable[[], None] | None = ended
-
-    def _end(self) -> None:
-        ended, self._ended = self._ended, None
-        if ended is not None:
-            ended()
-
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        try:
-            async for chunk in self._inner:
-                yield chunk
-        finally:
-            self._end()
-
-    async def aclose(self) -> None:
-        try:
-            await self._inner.aclose()
-        finally:
-            self._end()
 
 
 class SessionWatch:
@@ -139,6 +115,10 @@ class SessionWatch:
     async def on_request(self, request: httpx2.Request) -> None:
         if request.method != "POST" or (self.initialize_params is not None and not self.renewing):
             return
+        # Imported here, not with the module: a CLI command on a stdio server never loads httpx2
+        # (app/mcp/sdk_client_only.py); a hook runs on an HTTP client, so it is loaded already.
+        import httpx2
+
         try:
             message = json.loads(request.content)
         except (ValueError, httpx2.RequestNotRead):
@@ -174,9 +154,12 @@ class SessionWatch:
         content_type = response.headers.get("content-type", "")
         if request.method == "GET" and status == 200 and content_type.startswith("text/event-stream"):
             self.stream_open = True
-            stream = response.stream
-            if isinstance(stream, httpx2.AsyncByteStream):
-                response.stream = _WatchedStream(stream, self._on_stream_end)
+            import httpx2
+
+            from app.mcp.http import WatchedStream  # both loaded already, with the client this hook is on
+
+            if isinstance(response.stream, httpx2.AsyncByteStream):
+                response.stream = WatchedStream(response.stream, self._on_stream_end)
 
     def _on_stream_end(self) -> None:
         self.stream_open = False

@@ -176,6 +176,8 @@ class Target:
     def connect_mode(self) -> str:
         """The SDK connect mode: `mode`, except that "auto" over SSE is the legacy handshake
         (2026-07-28 defines no SSE transport; app/mcp/legacy_sse.py)."""
+        if self.transport == "stdio":  # as connect_mode says, without importing the SSE client
+            return self.mode or "auto"
         from app.mcp.legacy_sse import connect_mode
 
         return connect_mode(self.transport, self.mode)

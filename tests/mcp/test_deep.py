@@ -9,7 +9,8 @@ from collections.abc import AsyncIterator
 import httpx2
 import pytest
 
-from app.mcp.deep import MESSAGE_DEPTH, TOO_DEEP, UNUSABLE, _GuardedStream, cut_deep, parse_message, shallow
+from app.mcp.deep import MESSAGE_DEPTH, TOO_DEEP, UNUSABLE, cut_deep, parse_message, shallow
+from app.mcp.deep_http import _GuardedStream
 
 pytestmark = pytest.mark.anyio
 

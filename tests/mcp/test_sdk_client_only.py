@@ -13,7 +13,9 @@ import sys
 from pathlib import Path
 
 from app.mcp import sdk_client_only
+from tests.mcp.conftest import SDK_SERVER
 from tests.servers.harness import STDIO_FAULT
+from tests.servers.process import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 HEALTHY = (sys.executable, str(STDIO_FAULT), "healthy")
@@ -95,6 +97,74 @@ def test_a_command_process_calls_a_real_server_without_the_server_package() -> N
     }
 
 
+def test_a_stdio_only_process_never_imports_the_http_client() -> None:
+    # Also the canary of LATER: an SDK whose client imports another name of those modules loads
+    # the real one through the forwarders' __getattr__, and httpx2 with it.
+    code = (
+        "import asyncio, json, sys\n"
+        "from app.mcp.sdk_client_only import deferred, import_client_only\n"
+        "first = import_client_only(http=False)\n"
+        "from app.mcp.connection import ServerConnection\n"
+        "from app.mcp.target import Target\n"
+        f"t = Target(name='f', transport='stdio', command={HEALTHY[0]!r}, args={HEALTHY[1:]!r})\n"
+        "async def main():\n"
+        "    conn = ServerConnection(t, traffic=True)\n"
+        "    conn.start()\n"
+        "    state = await conn.wait_settled(60)\n"
+        "    text = (await conn.call_tool('echo', {'message': 'hi'})).text()\n"
+        "    await conn.stop()\n"
+        "    return state.value, text\n"
+        "state, text = asyncio.run(main())\n"
+        "print(json.dumps({'first': first, 'state': state, 'text': text, 'deferred': deferred(),\n"
+        "                  'httpx2': 'httpx2' in sys.modules}))\n"
+    )
+    assert _last_json(_python(code)) == {
+        "first": True,
+        "state": "ready",
+        "text": "Echo: hi",
+        "deferred": sorted(sdk_client_only.LATER, key=list(sdk_client_only.LATER).index),
+        "httpx2": False,
+    }
+
+
+def test_the_http_client_left_for_later_works_when_first_used() -> None:
+    with ServerProcess([sys.executable, str(SDK_SERVER), "--http"]) as server:
+        host, port = server.wait_listening(30)
+        code = (
+            "import asyncio, json, sys\n"
+            "from app.mcp.sdk_client_only import deferred, import_client_only\n"
+            "assert import_client_only(http=False)\n"
+            "import mcp\n"
+            "from app.mcp.connection import ServerConnection\n"
+            "from app.mcp.target import Target\n"
+            f"t = Target(name='web', transport='http', url='http://{host}:{port}/mcp', mode='legacy')\n"
+            "async def main():\n"
+            "    conn = ServerConnection(t, traffic=False)\n"
+            "    conn.start()\n"
+            "    state = await conn.wait_settled(60)\n"
+            "    text = (await conn.call_tool('echo', {'text': 'over http'})).text()\n"
+            "    await conn.stop()\n"
+            "    return state.value, text\n"
+            "before = deferred()\n"
+            "state, text = asyncio.run(main())\n"
+            "after = deferred()\n"
+            "group = mcp.ClientSessionGroup()\n"
+            "import mcp.client.streamable_http as real\n"
+            "print(json.dumps({'before': before, 'state': state, 'text': text, 'after': after,\n"
+            "                  'group': type(group).__module__, 'left': deferred(),\n"
+            "                  'real': bool(getattr(real, '__file__', None))}))\n"
+        )
+        assert _last_json(_python(code)) == {
+            "before": ["mcp.client.streamable_http", "mcp.client.session_group"],
+            "state": "ready",
+            "text": "echo: over http",
+            "after": ["mcp.client.session_group"],
+            "group": "mcp.client.session_group",
+            "left": [],
+            "real": True,
+        }
+
+
 def test_a_stand_in_refuses_to_serve_and_the_rest_of_the_server_side_is_not_there() -> None:
     code = (
         "import json\n"
@@ -168,12 +238,15 @@ def test_the_cli_connects_with_the_sdk_as_a_client_only(tmp_path: Path) -> None:
         "import json\n"
         "from app.__main__ import main\n"
         f"code = main(['--config-dir', {str(tmp_path)!r}, 'tools', '--stdio', {shlex.join(HEALTHY)!r}])\n"
+        "import sys\n"
         "from app.mcp.sdk_client_only import is_client_only\n"
-        "print(json.dumps({'code': code, 'client_only': is_client_only()}))\n"
+        "out = {'code': code, 'client_only': is_client_only(), 'httpx2': 'httpx2' in sys.modules}\n"
+        "print(json.dumps(out))\n"
     )
     done = _python(code)
     assert done.stdout.startswith("echo"), done.stderr
-    assert _last_json(done) == {"code": 0, "client_only": True}
+    # A stdio server: the SDK's HTTP client (and httpx2) is not imported either.
+    assert _last_json(done) == {"code": 0, "client_only": True, "httpx2": False}
 
 
 def test_the_installed_version_is_read_without_importing_the_sdk() -> None:
