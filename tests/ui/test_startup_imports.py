@@ -145,3 +145,34 @@ def test_the_windows_engine_comes_without_the_sdks_server_package(tmp_path: Path
     )
     assert "demo: echo answered" in out.stdout, out.stderr
     assert out.stdout.strip().splitlines()[-1] == "RESULT 0 True False", out.stderr
+
+
+# Through run_gui's own set_up and open_window: the collector is off while the window is built
+# and painted, and on again (with what the start made frozen) once open_window returns.
+COLLECTOR = """
+import asyncio, gc, sys
+from app.ui.main import open_window, set_up
+started = set_up([])
+seen = {}
+def painted():
+    seen["at_paint"] = gc.isenabled()
+async def main():
+    window = await open_window(started, on_painted=painted)
+    seen["after"] = gc.isenabled()
+    seen["frozen"] = gc.get_freeze_count() > 0
+    window.close()
+with started.loop:
+    started.loop.run_until_complete(main())
+started.close()
+print("COLLECTOR", seen["at_paint"], seen["after"], seen["frozen"])
+"""
+
+
+@pytest.mark.timeout(120)
+def test_the_collector_waits_for_the_first_paint_and_runs_after_it(config_dir: Path) -> None:
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", MCP_DESK_CONFIG_DIR=str(config_dir))
+    out = subprocess.run(
+        [sys.executable, "-c", COLLECTOR], cwd=ROOT, env=env, capture_output=True, text=True, timeout=100
+    )
+    line = next((ln for ln in out.stdout.splitlines() if ln.startswith("COLLECTOR ")), None)
+    assert line == "COLLECTOR False True True", out.stderr
