@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import bench_ui  # noqa: E402  (the children and their config, from beside this file)
+import bench_ui  # the children and their config, from beside this file
 
 
 def instructions(kind: str, cfg: str, out_dir: str) -> int:
