@@ -15,7 +15,6 @@ import contextlib
 import gc
 import logging
 import sys
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -68,16 +67,27 @@ def preload_core() -> None:
     codecs.lookup("utf-8-sig")
 
 
-@dataclass
 class Started:
-    """What `set_up` made: the application, its event loop, and who may ask it to quit."""
+    """What `set_up` made: the application, its event loop, and who may ask it to quit.
 
-    args: argparse.Namespace
-    app: Any  # QApplication (Qt is imported inside set_up, after preload_core)
-    loop: qasync.QEventLoop
-    quitting: Any  # app.ui.quitting.QuitRequests
-    instance: Any  # app.ui.single_instance.SingleInstance | None
-    headless: bool
+    A plain class: a dataclass costs ~2.4 M instructions to define (its methods generated as
+    source and compiled), on the way to the first paint."""
+
+    def __init__(
+        self,
+        args: argparse.Namespace,
+        app: Any,  # QApplication (Qt is imported inside set_up, after preload_core)
+        loop: qasync.QEventLoop,
+        quitting: Any,  # app.ui.quitting.QuitRequests
+        instance: Any,  # app.ui.single_instance.SingleInstance | None
+        headless: bool,
+    ) -> None:
+        self.args = args
+        self.app = app
+        self.loop = loop
+        self.quitting = quitting
+        self.instance = instance
+        self.headless = headless
 
     def listen(self) -> None:
         """Become the instance a second start hands its links and packages to. Called right after
@@ -98,10 +108,11 @@ class Started:
 
 
 def set_up(argv: list[str]) -> Started | None:
-    """Everything the GUI does before its window: crash reports, the log file, Qt, the colour
-    scheme, the language, the single-instance check and the qasync loop. None when a running MCP
-    Desk took over what the command line names. bench/bench_ui.py starts its window through this
-    too, so the start-up figure measures what a person waits for."""
+    """Everything the GUI does before its window: crash reports, the log's records (its file is
+    opened after the first paint), Qt, the colour scheme, the language, the single-instance check
+    and the qasync loop. None when a running MCP Desk took over what the command line names.
+    bench/bench_ui.py starts its window through this too, so the start-up figure measures what a
+    person waits for."""
     pause_collector()  # until the first paint (open_window): see its docstring
     args = parse_args(argv)
     if args.config_dir:
@@ -112,9 +123,9 @@ def set_up(argv: list[str]) -> Started | None:
     from app.crashreport import install as install_crash_reports
 
     install_crash_reports()  # before Qt: PySide6 hands a slot's exception to sys.excepthook
-    from app.logfile import install as install_log_file  # h13-life: Help → "Open the log file"
+    from app.logfile import hold as hold_log_records  # h13-life: Help → "Open the log file"
 
-    install_log_file()
+    hold_log_records()  # the file itself is opened after the first paint (_main), these kept for it
     preload_core()
 
     import PySide6
@@ -287,6 +298,9 @@ async def _main(started: Started) -> int:
     app, args, headless = started.app, started.args, started.headless
     quitting = started.quitting
     window = await open_window(started)
+    from app.logfile import install as install_log_file
+
+    install_log_file()  # with what was logged since set_up
     if window is None:
         return 1
     if not headless:

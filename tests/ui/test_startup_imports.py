@@ -176,3 +176,51 @@ def test_the_collector_waits_for_the_first_paint_and_runs_after_it(config_dir: P
     )
     line = next((ln for ln in out.stdout.splitlines() if ln.startswith("COLLECTOR ")), None)
     assert line == "COLLECTOR False True True", out.stderr
+
+
+# run_gui's set_up holds the log's records; the file (and logging.handlers) comes after the paint.
+LOG_AFTER_PAINT = """
+import asyncio, logging, sys
+from app.ui.main import open_window, set_up
+started = set_up([])
+logging.getLogger("app.somewhere").info("made before the first paint")
+seen = {}
+def painted():
+    seen["handlers"] = "logging.handlers" in sys.modules
+async def main():
+    window = await open_window(started, on_painted=painted)
+    from app.logfile import install
+    path = install()
+    for handler in logging.getLogger().handlers:
+        handler.flush()
+    text = path.read_text(encoding="utf-8")
+    seen["started"] = "MCP Desk" in text and "started" in text
+    seen["record"] = "INFO app.somewhere: made before the first paint" in text
+    window.close()
+with started.loop:
+    started.loop.run_until_complete(main())
+started.close()
+print("LOG", seen["handlers"], seen["started"], seen["record"])
+"""
+
+
+@pytest.mark.timeout(120)
+def test_the_log_file_opens_after_the_first_paint_with_what_was_logged_before(
+    config_dir: Path, tmp_path: Path
+) -> None:
+    env = dict(
+        os.environ,
+        QT_QPA_PLATFORM="offscreen",
+        MCP_DESK_CONFIG_DIR=str(config_dir),
+        MCP_DESK_LOG_DIR=str(tmp_path / "logs"),
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", LOG_AFTER_PAINT],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=100,
+    )
+    line = next((ln for ln in out.stdout.splitlines() if ln.startswith("LOG ")), None)
+    assert line == "LOG False True True", out.stderr
