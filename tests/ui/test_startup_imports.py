@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -224,3 +225,29 @@ def test_the_log_file_opens_after_the_first_paint_with_what_was_logged_before(
     )
     line = next((ln for ln in out.stdout.splitlines() if ln.startswith("LOG ")), None)
     assert line == "LOG False True True", out.stderr
+
+
+def test_the_window_modules_are_not_read_by_pysides_import_hook(config_dir: Path) -> None:
+    # set_up enters app.ui's modules in PySide's feature table before they are imported: its
+    # hook would otherwise read each one's source (into linecache) to look for `__feature__`.
+    code = (
+        "import linecache\n"
+        "from app.ui.main import set_up\n"
+        "started = set_up([])\n"
+        "import app.ui.window, app.ui.server_list\n"
+        "print(sorted(k for k in linecache.cache if '/app/ui/' in k.replace(chr(92), '/')))\n"
+        "started.close()\n"
+    )
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", MCP_DESK_CONFIG_DIR=str(config_dir))
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert out.stdout.strip().splitlines()[-1:] == ["[]"], out.stderr
+
+
+def test_no_window_module_selects_a_pyside_feature() -> None:
+    # What makes entering them as "default features" (0) right: none imports from __feature__.
+    sources = sorted((ROOT / "app" / "ui").rglob("*.py"))
+    assert len(sources) > 50
+    selects = re.compile(r"^\s*(from|import)\s+__feature__", re.MULTILINE)
+    assert [p.name for p in sources if selects.search(p.read_text(encoding="utf-8"))] == []
