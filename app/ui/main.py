@@ -9,16 +9,16 @@ stopped in order with everything they started, and only then does the event loop
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import gc
 import logging
 import os
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
+    import argparse
     from collections.abc import Callable
 
     import qasync
@@ -29,6 +29,30 @@ SETTLE_TIMEOUT = 30.0  # seconds to wait for every server in --smoke-test / --sc
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
+    """The command line's options. No arguments (a start from the desktop's menu or dock, the
+    usual one) gives the defaults without building the parser (~3 M instructions on the way to
+    the first paint; argparse itself PySide6 imports anyway). tests/install/test_open_arguments.py
+    checks that both give the same."""
+    if not argv:
+        from types import SimpleNamespace
+
+        return cast("argparse.Namespace", SimpleNamespace(**dict(NO_ARGUMENTS, open=[])))
+    return build_parser().parse_args(argv)
+
+
+# What build_parser().parse_args([]) gives (each start gets its own "open" list).
+NO_ARGUMENTS: dict[str, Any] = {
+    "config_dir": None,
+    "smoke_test": False,
+    "screenshot": None,
+    "timeout": SETTLE_TIMEOUT,
+    "open": [],
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    import argparse
+
     p = argparse.ArgumentParser(prog="mcp-desk", description="MCP Desk: try and manage MCP servers")
     p.add_argument("--config-dir", metavar="DIR", help="keep servers.json and settings here")
     p.add_argument(
@@ -47,7 +71,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="an install link (mcp-desk://, cursor://, vscode:, lmstudio://) or a server package "
         "(.mcpb) to open; given to MCP Desk if it is running already",
     )
-    return p.parse_args(argv)
+    return p
 
 
 def preload_core() -> None:
