@@ -24,7 +24,6 @@ import json
 import logging
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
@@ -67,13 +66,29 @@ class UnknownServerError(ConfigError):
     """No server of that name is configured."""
 
 
-@dataclass(frozen=True)
 class BadEntry:
-    """An entry kept in the file but not usable: its name is one `add()` would refuse."""
+    """An entry kept in the file but not usable: its name is one `add()` would refuse.
 
-    name: str
-    raw: Any
-    reason: str
+    A plain class, as are _State and _Snapshot below: a frozen dataclass costs ~3 M instructions
+    to define (its methods compiled from generated source on every import), before the first
+    paint."""
+
+    __slots__ = ("name", "raw", "reason")
+
+    def __init__(self, name: str, raw: Any, reason: str) -> None:
+        self.name = name
+        self.raw = raw
+        self.reason = reason
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BadEntry):
+            return NotImplemented
+        return (self.name, self.raw, self.reason) == (other.name, other.raw, other.reason)
+
+    __hash__ = None  # type: ignore[assignment]  # its raw JSON is a dict
+
+    def __repr__(self) -> str:
+        return f"BadEntry({self.name!r}, {self.raw!r}, {self.reason!r})"
 
 
 def demo_entry() -> ServerEntry:
@@ -167,9 +182,7 @@ def _parse_each(
 class _State:
     """Both files as read (or as merged): the objects callers see plus what is carried through.
 
-    A plain class, as is _Snapshot: a dataclass costs ~3 M instructions to define (its methods
-    are generated as source and compiled on every import), and this module is read before the
-    window's first paint; neither is compared or printed."""
+    A plain class, as is _Snapshot (see BadEntry); neither is compared or printed."""
 
     __slots__ = (
         "app",
