@@ -10,6 +10,8 @@ Cold start is measured the same way for both: a fresh `python bench/bench_ui.py 
 process (offscreen Qt, qasync loop) reports the wall-clock moment its main window has painted and
 the event loop has taken one more turn (the window answers input); the parent subtracts the moment
 it started the process. Runs alternate between the two kinds; medians are printed.
+bench/start_instructions.py runs the same two children under callgrind and prints the
+instructions each takes to that moment (steadier than the clock on a shared machine).
 
 "20 servers configured, not connected": the app connects every enabled server right after its
 first paint (`run_gui` calls `MainWindow.start_engine(connect_enabled=True)` then). The desk child
@@ -126,6 +128,10 @@ def _report() -> None:
 
     ru = resource.getrusage(resource.RUSAGE_SELF)
     print(f"READY {time.time():.6f} {ru.ru_utime + ru.ru_stime:.6f}", flush=True)
+    if os.environ.get("BENCH_EXIT_AT_READY"):
+        # bench/start_instructions.py: end here, so the instructions counted are those to this
+        # moment (nothing of the loop's, the window's or the interpreter's teardown).
+        os._exit(0)
 
 
 def child_rss(n: int) -> None:

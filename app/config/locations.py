@@ -24,7 +24,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -67,11 +66,28 @@ def crash_dir(environ: Mapping[str, str] | None = None) -> Path:
     return log_dir(environ) / "crash-reports"
 
 
-@dataclass(frozen=True)
 class ImportSource:
-    app: str  # shown to the user: "Claude Desktop", "Cursor", "VS Code"...
-    format: Format
-    path: Path
+    """Another app's server list. A plain class, not a dataclass: the crash reports import this
+    module before the window's first paint, and a frozen dataclass costs ~3.5 M instructions to
+    define (its methods compiled from generated source on every import)."""
+
+    __slots__ = ("app", "format", "path")
+
+    def __init__(self, app: str, format: Format, path: Path) -> None:
+        self.app = app  # shown to the user: "Claude Desktop", "Cursor", "VS Code"...
+        self.format = format
+        self.path = path
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ImportSource):
+            return NotImplemented
+        return (self.app, self.format, self.path) == (other.app, other.format, other.path)
+
+    def __hash__(self) -> int:
+        return hash((self.app, self.format, self.path))
+
+    def __repr__(self) -> str:
+        return f"ImportSource({self.app!r}, {self.format!r}, {self.path!r})"
 
     @property
     def exists(self) -> bool:

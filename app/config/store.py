@@ -24,7 +24,6 @@ import json
 import logging
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
@@ -67,13 +66,29 @@ class UnknownServerError(ConfigError):
     """No server of that name is configured."""
 
 
-@dataclass(frozen=True)
 class BadEntry:
-    """An entry kept in the file but not usable: its name is one `add()` would refuse."""
+    """An entry kept in the file but not usable: its name is one `add()` would refuse.
 
-    name: str
-    raw: Any
-    reason: str
+    A plain class, as are _State and _Snapshot below: a frozen dataclass costs ~3 M instructions
+    to define (its methods compiled from generated source on every import), before the first
+    paint."""
+
+    __slots__ = ("name", "raw", "reason")
+
+    def __init__(self, name: str, raw: Any, reason: str) -> None:
+        self.name = name
+        self.raw = raw
+        self.reason = reason
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BadEntry):
+            return NotImplemented
+        return (self.name, self.raw, self.reason) == (other.name, other.raw, other.reason)
+
+    __hash__ = None  # type: ignore[assignment]  # its raw JSON is a dict
+
+    def __repr__(self) -> str:
+        return f"BadEntry({self.name!r}, {self.raw!r}, {self.reason!r})"
 
 
 def demo_entry() -> ServerEntry:
@@ -164,31 +179,55 @@ def _parse_each(
     return parsed
 
 
-@dataclass
 class _State:
-    """Both files as read (or as merged): the objects callers see plus what is carried through."""
+    """Both files as read (or as merged): the objects callers see plus what is carried through.
 
-    items: dict[str, ServerEntry | BadEntry] = field(default_factory=dict)  # file order
-    top_extra: dict[str, Any] = field(default_factory=dict)
-    key_order: tuple[str, ...] = ()
-    settings: dict[str, ServerSettings] = field(default_factory=dict)
-    settings_extra: dict[str, Any] = field(default_factory=dict)
-    app: dict[str, Any] = field(default_factory=dict)
-    seeded: bool = False
-    servers_bytes: bytes | None = None
-    settings_bytes: bytes | None = None
-    warnings: list[str] = field(default_factory=list)
+    A plain class, as is _Snapshot (see BadEntry); neither is compared or printed."""
+
+    __slots__ = (
+        "app",
+        "items",
+        "key_order",
+        "seeded",
+        "servers_bytes",
+        "settings",
+        "settings_bytes",
+        "settings_extra",
+        "top_extra",
+        "warnings",
+    )
+
+    def __init__(self) -> None:
+        self.items: dict[str, ServerEntry | BadEntry] = {}  # file order
+        self.top_extra: dict[str, Any] = {}
+        self.key_order: tuple[str, ...] = ()
+        self.settings: dict[str, ServerSettings] = {}
+        self.settings_extra: dict[str, Any] = {}
+        self.app: dict[str, Any] = {}
+        self.seeded = False
+        self.servers_bytes: bytes | None = None
+        self.settings_bytes: bytes | None = None
+        self.warnings: list[str] = []
 
 
-@dataclass
 class _Snapshot:
     """The JSON of each mergeable piece, to tell what changed since the last read or write."""
 
-    servers: dict[str, Any]
-    top: dict[str, Any]
-    settings: dict[str, Any]
-    settings_extra: dict[str, Any]
-    app: dict[str, Any]
+    __slots__ = ("app", "servers", "settings", "settings_extra", "top")
+
+    def __init__(
+        self,
+        servers: dict[str, Any],
+        top: dict[str, Any],
+        settings: dict[str, Any],
+        settings_extra: dict[str, Any],
+        app: dict[str, Any],
+    ) -> None:
+        self.servers = servers
+        self.top = top
+        self.settings = settings
+        self.settings_extra = settings_extra
+        self.app = app
 
 
 class ConfigStore:

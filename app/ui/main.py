@@ -9,15 +9,16 @@ stopped in order with everything they started, and only then does the event loop
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
+import gc
 import logging
+import os
 import sys
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
+    import argparse
     from collections.abc import Callable
 
     import qasync
@@ -28,6 +29,30 @@ SETTLE_TIMEOUT = 30.0  # seconds to wait for every server in --smoke-test / --sc
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
+    """The command line's options. No arguments (a start from the desktop's menu or dock, the
+    usual one) gives the defaults without building the parser (~3 M instructions on the way to
+    the first paint; argparse itself PySide6 imports anyway). tests/install/test_open_arguments.py
+    checks that both give the same."""
+    if not argv:
+        from types import SimpleNamespace
+
+        return cast("argparse.Namespace", SimpleNamespace(**dict(NO_ARGUMENTS, open=[])))
+    return build_parser().parse_args(argv)
+
+
+# What build_parser().parse_args([]) gives (each start gets its own "open" list).
+NO_ARGUMENTS: dict[str, Any] = {
+    "config_dir": None,
+    "smoke_test": False,
+    "screenshot": None,
+    "timeout": SETTLE_TIMEOUT,
+    "open": [],
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    import argparse
+
     p = argparse.ArgumentParser(prog="mcp-desk", description="MCP Desk: try and manage MCP servers")
     p.add_argument("--config-dir", metavar="DIR", help="keep servers.json and settings here")
     p.add_argument(
@@ -46,7 +71,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="an install link (mcp-desk://, cursor://, vscode:, lmstudio://) or a server package "
         "(.mcpb) to open; given to MCP Desk if it is running already",
     )
-    return p.parse_args(argv)
+    return p
 
 
 def preload_core() -> None:
@@ -67,16 +92,27 @@ def preload_core() -> None:
     codecs.lookup("utf-8-sig")
 
 
-@dataclass
 class Started:
-    """What `set_up` made: the application, its event loop, and who may ask it to quit."""
+    """What `set_up` made: the application, its event loop, and who may ask it to quit.
 
-    args: argparse.Namespace
-    app: Any  # QApplication (Qt is imported inside set_up, after preload_core)
-    loop: qasync.QEventLoop
-    quitting: Any  # app.ui.quitting.QuitRequests
-    instance: Any  # app.ui.single_instance.SingleInstance | None
-    headless: bool
+    A plain class: a dataclass costs ~2.4 M instructions to define (its methods generated as
+    source and compiled), on the way to the first paint."""
+
+    def __init__(
+        self,
+        args: argparse.Namespace,
+        app: Any,  # QApplication (Qt is imported inside set_up, after preload_core)
+        loop: qasync.QEventLoop,
+        quitting: Any,  # app.ui.quitting.QuitRequests
+        instance: Any,  # app.ui.single_instance.SingleInstance | None
+        headless: bool,
+    ) -> None:
+        self.args = args
+        self.app = app
+        self.loop = loop
+        self.quitting = quitting
+        self.instance = instance
+        self.headless = headless
 
     def listen(self) -> None:
         """Become the instance a second start hands its links and packages to. Called right after
@@ -97,10 +133,12 @@ class Started:
 
 
 def set_up(argv: list[str]) -> Started | None:
-    """Everything the GUI does before its window: crash reports, the log file, Qt, the colour
-    scheme, the language, the single-instance check and the qasync loop. None when a running MCP
-    Desk took over what the command line names. bench/bench_ui.py starts its window through this
-    too, so the start-up figure measures what a person waits for."""
+    """Everything the GUI does before its window: crash reports, the log's records (its file is
+    opened after the first paint), Qt, the colour scheme, the language, the single-instance check
+    and the qasync loop. None when a running MCP Desk took over what the command line names.
+    bench/bench_ui.py starts its window through this too, so the start-up figure measures what a
+    person waits for."""
+    pause_collector()  # until the first paint (open_window): see its docstring
     args = parse_args(argv)
     if args.config_dir:
         from app.config.paths import set_config_dir
@@ -110,9 +148,9 @@ def set_up(argv: list[str]) -> Started | None:
     from app.crashreport import install as install_crash_reports
 
     install_crash_reports()  # before Qt: PySide6 hands a slot's exception to sys.excepthook
-    from app.logfile import install as install_log_file  # h13-life: Help → "Open the log file"
+    from app.logfile import hold as hold_log_records  # h13-life: Help → "Open the log file"
 
-    install_log_file()
+    hold_log_records()  # the file itself is opened after the first paint (_main), these kept for it
     preload_core()
 
     import PySide6
@@ -183,6 +221,34 @@ def run_gui(argv: list[str]) -> int:
         started.close()
 
 
+def pause_collector() -> None:
+    """Hold Python's cyclic garbage collector until the first paint (`resume_collector`).
+
+    A start allocates a few hundred thousand objects (modules, classes, the enums PySide6 makes
+    for each Qt class) and almost none of them is garbage; the collector still walked them
+    every 700 allocations, ~3% of the instructions to the first paint. Reference counting frees
+    what it frees as before; cycles made meanwhile wait for the first collection after it.
+    """
+    global _collector_paused
+    if gc.isenabled():
+        gc.disable()
+        _collector_paused = True
+
+
+def resume_collector() -> None:
+    """Back on (if `pause_collector` turned it off). What the start made is moved out of the
+    collector's way (gc.freeze: it lives as long as the window), so the first collection after
+    the pause walks only what is made from then on, not all of it at once after the paint."""
+    global _collector_paused
+    if _collector_paused:
+        _collector_paused = False
+        gc.freeze()
+        gc.enable()
+
+
+_collector_paused = False
+
+
 def _skip_feature_scan_of_loaded_modules() -> None:
     """Spare PySide's import hook the source of every module loaded before Qt.
 
@@ -202,6 +268,24 @@ def _skip_feature_scan_of_loaded_modules() -> None:
         return
     for name in list(sys.modules):
         table.setdefault(name, 0 if name == "app" or name.startswith("app.") else -1)
+    for name in _window_modules():
+        table.setdefault(name, 0)
+
+
+def _window_modules() -> list[str]:
+    """The names of app.ui's modules (its folder listed; none in a frozen app, whose modules have
+    no source for the scan to read anyway). Most are imported after PySide6, on the way to the
+    first paint (their scan read ~25 source files, ~0.6% of the start's instructions), and none
+    selects a feature (tests/ui/test_startup_imports.py checks that none says `__feature__`)."""
+    ui = os.path.dirname(os.path.abspath(__file__))
+    top = os.path.dirname(os.path.dirname(ui))
+    names = []
+    for folder, _subfolders, files in os.walk(ui):
+        package = os.path.relpath(folder, top).replace(os.sep, ".")
+        for f in files:
+            if f.endswith(".py"):
+                names.append(package if f == "__init__.py" else f"{package}.{f[:-3]}")
+    return names
 
 
 def _quiet_offscreen_noise() -> None:
@@ -222,6 +306,13 @@ def _quiet_offscreen_noise() -> None:
 async def open_window(started: Started, on_painted: Callable[[], None] | None = None) -> Any:
     """The main window, shown and painted once (None if it did not come up). `on_painted` is
     called on the loop turn right after the first paint (bench/bench_ui.py's clock stops there)."""
+    try:
+        return await _open_window(started, on_painted)
+    finally:
+        resume_collector()
+
+
+async def _open_window(started: Started, on_painted: Callable[[], None] | None) -> Any:
     from app.ui.controller import DeskController
     from app.ui.window import MainWindow
 
@@ -250,6 +341,9 @@ async def _main(started: Started) -> int:
     app, args, headless = started.app, started.args, started.headless
     quitting = started.quitting
     window = await open_window(started)
+    from app.logfile import install as install_log_file
+
+    install_log_file()  # with what was logged since set_up
     if window is None:
         return 1
     if not headless:

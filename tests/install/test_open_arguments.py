@@ -3,6 +3,9 @@ desktop file's `%U`) start the window, which opens them; `mcp-desk install LINK`
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from app.__main__ import wants_gui
@@ -42,3 +45,17 @@ def test_the_gui_takes_them_as_positional_arguments() -> None:
     args = parse_args(["--config-dir", "/tmp/x", LINK, "/a/b.mcpb"])
     assert args.open == [LINK, "/a/b.mcpb"] and args.config_dir == "/tmp/x"
     assert parse_args([]).open == []
+
+
+def test_no_arguments_give_what_the_parser_gives_without_importing_argparse() -> None:
+    # A start with no arguments skips the parser (argparse is not imported for it); its
+    # options must be the parser's own defaults, whatever option is added later.
+    from app.ui.main import build_parser, parse_args
+
+    assert vars(parse_args([])) == vars(build_parser().parse_args([]))
+    first = parse_args([])
+    first.open.append("x")
+    assert parse_args([]).open == []  # each start its own list
+    code = "import sys\nfrom app.ui.main import parse_args\nparse_args([])\nprint('argparse' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "False", out.stderr

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -145,3 +146,108 @@ def test_the_windows_engine_comes_without_the_sdks_server_package(tmp_path: Path
     )
     assert "demo: echo answered" in out.stdout, out.stderr
     assert out.stdout.strip().splitlines()[-1] == "RESULT 0 True False", out.stderr
+
+
+# Through run_gui's own set_up and open_window: the collector is off while the window is built
+# and painted, and on again (with what the start made frozen) once open_window returns.
+COLLECTOR = """
+import asyncio, gc, sys
+from app.ui.main import open_window, set_up
+started = set_up([])
+seen = {}
+def painted():
+    seen["at_paint"] = gc.isenabled()
+async def main():
+    window = await open_window(started, on_painted=painted)
+    seen["after"] = gc.isenabled()
+    seen["frozen"] = gc.get_freeze_count() > 0
+    window.close()
+with started.loop:
+    started.loop.run_until_complete(main())
+started.close()
+print("COLLECTOR", seen["at_paint"], seen["after"], seen["frozen"])
+"""
+
+
+@pytest.mark.timeout(120)
+def test_the_collector_waits_for_the_first_paint_and_runs_after_it(config_dir: Path) -> None:
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", MCP_DESK_CONFIG_DIR=str(config_dir))
+    out = subprocess.run(
+        [sys.executable, "-c", COLLECTOR], cwd=ROOT, env=env, capture_output=True, text=True, timeout=100
+    )
+    line = next((ln for ln in out.stdout.splitlines() if ln.startswith("COLLECTOR ")), None)
+    assert line == "COLLECTOR False True True", out.stderr
+
+
+# run_gui's set_up holds the log's records; the file (and logging.handlers) comes after the paint.
+LOG_AFTER_PAINT = """
+import asyncio, logging, sys
+from app.ui.main import open_window, set_up
+started = set_up([])
+logging.getLogger("app.somewhere").info("made before the first paint")
+seen = {}
+def painted():
+    seen["handlers"] = "logging.handlers" in sys.modules
+async def main():
+    window = await open_window(started, on_painted=painted)
+    from app.logfile import install
+    path = install()
+    for handler in logging.getLogger().handlers:
+        handler.flush()
+    text = path.read_text(encoding="utf-8")
+    seen["started"] = "MCP Desk" in text and "started" in text
+    seen["record"] = "INFO app.somewhere: made before the first paint" in text
+    window.close()
+with started.loop:
+    started.loop.run_until_complete(main())
+started.close()
+print("LOG", seen["handlers"], seen["started"], seen["record"])
+"""
+
+
+@pytest.mark.timeout(120)
+def test_the_log_file_opens_after_the_first_paint_with_what_was_logged_before(
+    config_dir: Path, tmp_path: Path
+) -> None:
+    env = dict(
+        os.environ,
+        QT_QPA_PLATFORM="offscreen",
+        MCP_DESK_CONFIG_DIR=str(config_dir),
+        MCP_DESK_LOG_DIR=str(tmp_path / "logs"),
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", LOG_AFTER_PAINT],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=100,
+    )
+    line = next((ln for ln in out.stdout.splitlines() if ln.startswith("LOG ")), None)
+    assert line == "LOG False True True", out.stderr
+
+
+def test_the_window_modules_are_not_read_by_pysides_import_hook(config_dir: Path) -> None:
+    # set_up enters app.ui's modules in PySide's feature table before they are imported: its
+    # hook would otherwise read each one's source (into linecache) to look for `__feature__`.
+    code = (
+        "import linecache\n"
+        "from app.ui.main import set_up\n"
+        "started = set_up([])\n"
+        "import app.ui.window, app.ui.server_list\n"
+        "print(sorted(k for k in linecache.cache if '/app/ui/' in k.replace(chr(92), '/')))\n"
+        "started.close()\n"
+    )
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", MCP_DESK_CONFIG_DIR=str(config_dir))
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert out.stdout.strip().splitlines()[-1:] == ["[]"], out.stderr
+
+
+def test_no_window_module_selects_a_pyside_feature() -> None:
+    # What makes entering them as "default features" (0) right: none imports from __feature__.
+    sources = sorted((ROOT / "app" / "ui").rglob("*.py"))
+    assert len(sources) > 50
+    selects = re.compile(r"^\s*(from|import)\s+__feature__", re.MULTILINE)
+    assert [p.name for p in sources if selects.search(p.read_text(encoding="utf-8"))] == []

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import (
@@ -92,26 +91,76 @@ PLAIN_SIGN_IN_REASON = "sign in needed"
 _FETCHING = re.compile(r"\(fetching (.+)\)\s*$")
 
 
-@dataclass
 class ServerRow:
-    name: str
-    transport: str = "stdio"
-    disabled: bool = False
-    state: str = IDLE
-    reason: str = ""
-    tool_count: int | None = None
-    title: str = ""
-    icon: QIcon | None = field(default=None, compare=False)
-    note: str = ""  # something true of the entry whatever its state ("key kept for this session only")
-    # The person said "Don't run" to it as it is now: the note says so ("press Connect"), and
-    # the engine's "waiting for your approval" reads as "not connected".
-    declined: bool = False
-    # The sign-in page's address while the engine waits for the browser (its SignInWaiting event);
-    # empty otherwise. Gone with the next state that is not "connecting".
-    sign_in_url: str = ""
-    # What the keychain says of this server's sign-in (app.mcp.auth.AuthStatus), read by the
-    # window after the engine's events; None when not known or not signed in.
-    auth: Any = field(default=None, compare=False)
+    """One server's line in the list. A plain class, not a dataclass: a dataclass of this many
+    fields costs ~4 M instructions to define (its methods compiled from generated source on
+    every import), on the way to the first paint. Rows are compared by their shown fields (not
+    the icon or the keychain's answer), as the dataclass compared them."""
+
+    __slots__ = (
+        "auth",
+        "declined",
+        "disabled",
+        "icon",
+        "name",
+        "note",
+        "reason",
+        "sign_in_url",
+        "state",
+        "title",
+        "tool_count",
+        "transport",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        transport: str = "stdio",
+        disabled: bool = False,
+        state: str = IDLE,
+        reason: str = "",
+        tool_count: int | None = None,
+        title: str = "",
+        icon: QIcon | None = None,
+        note: str = "",
+        declined: bool = False,
+        sign_in_url: str = "",
+        auth: Any = None,
+    ) -> None:
+        self.name = name
+        self.transport = transport
+        self.disabled = disabled
+        self.state = state
+        self.reason = reason
+        self.tool_count = tool_count
+        self.title = title
+        self.icon = icon
+        self.note = note  # something true of the entry whatever its state ("key kept for this session only")
+        # The person said "Don't run" to it as it is now: the note says so ("press Connect"), and
+        # the engine's "waiting for your approval" reads as "not connected".
+        self.declined = declined
+        # The sign-in page's address while the engine waits for the browser (its SignInWaiting
+        # event); empty otherwise. Gone with the next state that is not "connecting".
+        self.sign_in_url = sign_in_url
+        # What the keychain says of this server's sign-in (app.mcp.auth.AuthStatus), read by the
+        # window after the engine's events; None when not known or not signed in.
+        self.auth = auth
+
+    def _compared(self) -> tuple[object, ...]:
+        return (
+            self.name, self.transport, self.disabled, self.state, self.reason, self.tool_count,
+            self.title, self.note, self.declined, self.sign_in_url,
+        )  # fmt: skip
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ServerRow):
+            return NotImplemented
+        return self._compared() == other._compared()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass was
+
+    def __repr__(self) -> str:
+        return f"ServerRow{self._compared()!r}"
 
     @property
     def waiting_for_sign_in(self) -> bool:
