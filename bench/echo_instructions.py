@@ -1,6 +1,9 @@
 """Instructions per echo call (issue 12 §3): the raw SDK, app.mcp, app.mcp with the traffic log.
 
-    .venv/bin/python bench/echo_instructions.py [CALLS]      # default 200 measured calls per arm
+    .venv/bin/python bench/echo_instructions.py [CALLS] [--keep DIR]   # default 200 calls per arm
+
+With `--keep DIR` the callgrind dumps stay in DIR (cg.out.N; the blocks are N = 2, 4, 6, ... in
+the order sdk, app.mcp, app.mcp+traffic, round after round) for `callgrind_annotate --inclusive=yes`.
 
 What `bench_engine.py echo` times on the wall clock, counted instead: wall time on a shared
 two-core machine moves by ±5 %, instruction counts by a fraction of a percent, so a change of
@@ -93,13 +96,22 @@ def _instructions(path: Path) -> int:
 
 
 def main(argv: list[str]) -> int:
+    keep = None
+    if "--keep" in argv:
+        at = argv.index("--keep")
+        keep = Path(argv[at + 1])
+        del argv[at : at + 2]
     calls = int(argv[0]) if argv else 200
     if os.environ.get(MARK_ENV):
         asyncio.run(measured(calls))
         return 0
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as scratch:
+        tmp = str(keep) if keep is not None else scratch
+        Path(tmp).mkdir(parents=True, exist_ok=True)
         out = Path(tmp) / "cg.out"
-        env = {**os.environ, MARK_ENV: "1"}
+        # A fixed hash seed: with a random one, dict and set layouts (so the counts) move by a
+        # few thousand instructions per call from one run to the next.
+        env = {**os.environ, MARK_ENV: "1", "PYTHONHASHSEED": "0"}
         env.pop("PYTHONDONTWRITEBYTECODE", None)  # measure with .pyc files, as a person runs it
         subprocess.run(
             [

@@ -32,14 +32,21 @@ from app.mcp.results import (
     compile_validator,
 )
 from app.mcp.tasks import TaskBoard, call_params, plan
-from app.mcp.tasks_sdk import CALL_RESULT, as_call_result, input_answerer, session_requests, task_of
+from app.mcp.tasks_sdk import (
+    RAW_ANSWER,
+    as_call_result,
+    input_answerer,
+    read_call_answer,
+    session_requests,
+    task_of,
+)
 from app.mcp.url_elicitation import UrlSteps, required_steps
 
 logger = logging.getLogger(__name__)
 
 HEADER_MISMATCH = -32020
 
-_CALL_RESULT = CALL_RESULT  # 2026-07-28: the answer may be a task (the tasks extension)
+_RAW_ANSWER = RAW_ANSWER  # read by read_call_answer: on 2026-07-28 it may be a task (the tasks extension)
 
 
 _UNKNOWN_TOOL = re.compile(
@@ -146,12 +153,16 @@ class Calls(CatalogSync, PersonRequests):
                 raise exc
             # 2026-07-28: the server thinks our listing is stale; list again and resend once.
             await self._refresh_kind("tools")
-            return await session.send_request(request, _CALL_RESULT, progress_callback=on_progress)
+            return read_call_answer(
+                await session.send_request(request, _RAW_ANSWER, progress_callback=on_progress)
+            )
 
         async def send(responses: types.InputResponses | None, state: str | None) -> Any:
             request = request_of(responses, state)
             try:
-                return await session.send_request(request, _CALL_RESULT, progress_callback=on_progress)
+                return read_call_answer(
+                    await session.send_request(request, _RAW_ANSWER, progress_callback=on_progress)
+                )
             except MCPError as exc:
                 return await resend(exc, request)
 
@@ -165,7 +176,8 @@ class Calls(CatalogSync, PersonRequests):
             else:  # the first request sent from here: one coroutine fewer on every message
                 request = request_of(None, None)
                 try:
-                    first = await session.send_request(request, _CALL_RESULT, progress_callback=on_progress)
+                    first = await session.send_request(request, _RAW_ANSWER, progress_callback=on_progress)
+                    first = read_call_answer(first)
                 except MCPError as exc:
                     first = await resend(exc, request)
                 if isinstance(first, types.InputRequiredResult):
