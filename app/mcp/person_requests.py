@@ -123,9 +123,9 @@ class CallClock:
     with that cancellation (and no other one) takes it back, sets `timed_out` and goes on after
     the block. Not an anyio CancelScope: entering, leaving and checking one more scope at every
     checkpoint of the SDK below cost a fifth of what the engine adds to a call. Nor a dataclass
-    with a separate block object: made and entered on every call, the clock, its block and the
-    dataclass's eleven-argument __init__ were as much as a sixth of it. Outside its block (no
-    `watch`) nothing runs it out."""
+    with a separate block object: it is made and entered on every call, and as such cost ~14k
+    instructions a call, ~12k as it is (callgrind). Outside its block (no `watch`) nothing runs
+    it out."""
 
     __slots__ = (
         "cancelling",
