@@ -17,7 +17,8 @@ its counters), makes CALLS echo calls and reads each answer, and calls `os.getpp
 dump that ends a block holds that block's instructions alone: the instructions of one arm's
 CALLS calls (the event loop's and the pipes' work included, as a caller would pay it). Rounds
 alternate the arms; the figure printed per arm is the lowest per-call count of its ROUNDS blocks
-(the others differ by what the event loop happened to wait for, a few hundred instructions).
+(the others differ by what the event loop happened to wait for: up to a few thousand
+instructions a call, mostly on the traffic arm).
 """
 
 from __future__ import annotations
