@@ -9,7 +9,7 @@ import logging
 import re
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import mcp_types as types
 from mcp.shared.exceptions import MCPError
@@ -18,6 +18,7 @@ from app.mcp.catalog import ToolInfo
 from app.mcp.catalog_sync import CatalogSync
 from app.mcp.connection_base import _dump
 from app.mcp.events import ConnectionState, Progress
+from app.mcp.failures import failure_of
 from app.mcp.log_level import ServerLogLevel, known_level
 from app.mcp.person_requests import PersonRequests
 from app.mcp.results import (
@@ -32,14 +33,26 @@ from app.mcp.results import (
     compile_validator,
 )
 from app.mcp.tasks import TaskBoard, call_params, plan
-from app.mcp.tasks_sdk import CALL_RESULT, as_call_result, input_answerer, session_requests, task_of
+from app.mcp.tasks_sdk import (
+    RAW_ANSWER,
+    as_call_result,
+    input_answerer,
+    read_call_answer,
+    session_requests,
+    task_of,
+)
 from app.mcp.url_elicitation import UrlSteps, required_steps
+
+if TYPE_CHECKING:
+    from mcp import Client
+    from mcp.client.session import ClientSession
+    from mcp.shared.dispatcher import ProgressFnT
 
 logger = logging.getLogger(__name__)
 
 HEADER_MISMATCH = -32020
 
-_CALL_RESULT = CALL_RESULT  # 2026-07-28: the answer may be a task (the tasks extension)
+_RAW_ANSWER = RAW_ANSWER  # read by read_call_answer: on 2026-07-28 it may be a task (the tasks extension)
 
 
 _UNKNOWN_TOOL = re.compile(
@@ -64,6 +77,17 @@ def _call_request(data: dict[str, Any]) -> types.CallToolRequest:
     return _validate_call_request(data)
 
 
+def _tool_request(
+    name: str, arguments: dict[str, Any] | None, responses: types.InputResponses | None, state: str | None
+) -> types.CallToolRequest:
+    params: dict[str, Any] = {"name": name, "arguments": arguments}
+    if responses is not None:
+        params["inputResponses"] = responses
+    if state is not None:
+        params["requestState"] = state
+    return _call_request({"method": "tools/call", "params": params})
+
+
 class Calls(CatalogSync, PersonRequests):
     """What a person (or the CLI) asks of a ready server."""
 
@@ -84,21 +108,26 @@ class Calls(CatalogSync, PersonRequests):
         (`CallTimedOut` when nothing, not even progress, came within `timeout`; `ToolGone` when
         the server no longer knows the tool even after re-listing). Cancelling the awaiting task
         cancels the call on the server."""
-        self._require_client()
+        client = self._require_client()
         call_id = call_id or f"call-{next(_CALL_IDS)}"
         known_before = self.catalog.tools.get(name)
         keeper = self._session_keeper
 
         def attempt() -> Awaitable[ToolCallResult]:
-            # A lost session (HTTP 404) is renewed and the call sent once more; without a session
-            # to keep (stdio) the call is awaited as is, one coroutine fewer on every message.
+            # A lost session (HTTP 404) is renewed and the call sent once more (on the client
+            # of the renewed session: _call_once looks it up again).
             if keeper.active:
                 return keeper.retrying(lambda: self._call_once(name, arguments, timeout, call_id))
             return self._call_once(name, arguments, timeout, call_id)
 
         try:
             try:
-                result = await attempt()
+                # Without a session to keep (stdio) the call is awaited as is, on the client just
+                # checked, and `attempt` is only used again for the steps below.
+                if keeper.active:
+                    result = await attempt()
+                else:
+                    result = await self._call_once(name, arguments, timeout, call_id, client)
             except CallFailed as failure:
                 if required_steps(failure) is None:
                     raise
@@ -121,10 +150,20 @@ class Calls(CatalogSync, PersonRequests):
         raise ToolGone(self.name, name, _successor(before, self.catalog.tools), known=before is not None)
 
     async def _call_once(
-        self, name: str, arguments: dict[str, Any] | None, timeout: float | None, call_id: str
+        self,
+        name: str,
+        arguments: dict[str, Any] | None,
+        timeout: float | None,
+        call_id: str,
+        client: Client | None = None,
     ) -> ToolCallResult:
-        client = self._require_client()
-        session = client.session
+        # What runs on every call is kept to the few calls it needs: the resend after a header
+        # mismatch and the input-required rounds are methods made use of only when they happen,
+        # the failures are turned into CallFailed by a try (free until something is raised)
+        # rather than a `Failures` block, and the task rule is asked only of a tool that may run
+        # as a task. Each Python call or object made here cost ~1-2k instructions of the ~45k
+        # the engine added to an echo call (bench/echo_instructions.py).
+        session = (client or self._require_client()).session
         started = time.perf_counter()
         clock = self._new_clock(timeout)
 
@@ -133,51 +172,42 @@ class Calls(CatalogSync, PersonRequests):
             said = self._mask(message) if message else message  # a server's words may repeat a key
             self._emit(Progress(self.name, call_id, progress, total, said))
 
-        def request_of(responses: types.InputResponses | None, state: str | None) -> types.CallToolRequest:
-            params: dict[str, Any] = {"name": name, "arguments": arguments}
-            if responses is not None:
-                params["inputResponses"] = responses
-            if state is not None:
-                params["requestState"] = state
-            return _call_request({"method": "tools/call", "params": params})
-
-        async def resend(exc: MCPError, request: types.CallToolRequest) -> Any:
-            if exc.error.code != HEADER_MISMATCH or not self._modern:
-                raise exc
-            # 2026-07-28: the server thinks our listing is stale; list again and resend once.
-            await self._refresh_kind("tools")
-            return await session.send_request(request, _CALL_RESULT, progress_callback=on_progress)
-
-        async def send(responses: types.InputResponses | None, state: str | None) -> Any:
-            request = request_of(responses, state)
-            try:
-                return await session.send_request(request, _CALL_RESULT, progress_callback=on_progress)
-            except MCPError as exc:
-                return await resend(exc, request)
-
         tool = self.catalog.tools.get(name)  # tasks: app/mcp/tasks.py (its rule: `plan`)
-        as_task = plan(name, tool.raw if tool else None, self.capabilities, self._modern) == "task"
+        as_task = (
+            tool is not None
+            and tool.task_support != "forbidden"
+            and not self._modern
+            and plan(name, tool.raw, self.capabilities, False) == "task"
+        )
         limit = clock.limit
         first: Any
-        with self._clocked(clock), self._failures(f"calling {name}"):
-            if as_task:  # 2025-11-25: a CreateTaskResult is no CallToolResult, so sent raw
-                first = await self._raw_request("tools/call", call_params(name, arguments))
-            else:  # the first request sent from here: one coroutine fewer on every message
-                request = request_of(None, None)
-                try:
-                    first = await session.send_request(request, _CALL_RESULT, progress_callback=on_progress)
-                except MCPError as exc:
-                    first = await resend(exc, request)
-                if isinstance(first, types.InputRequiredResult):
-                    first = await self._drive_input_required(first, send)
-            if type(first) is types.CallToolResult:
-                final = first  # nearly every answer: no task, nothing to check again
-            else:
-                task = task_of(first, self._modern)
-                if task is not None:  # no overall timeout for a task: each of its requests has one
-                    clock.unlimited()
-                    return await self._follow_task(name, call_id, task, limit, started)
-                final = as_call_result(first)
+        with clock:
+            try:
+                if as_task:  # 2025-11-25: a CreateTaskResult is no CallToolResult, so sent raw
+                    first = await self._raw_request("tools/call", call_params(name, arguments))
+                else:  # the first request sent from here: one coroutine fewer on every message
+                    request = _tool_request(name, arguments, None, None)
+                    try:
+                        first = read_call_answer(
+                            await session.send_request(request, _RAW_ANSWER, progress_callback=on_progress)
+                        )
+                    except MCPError as exc:
+                        first = await self._resend_call(exc, request, session, on_progress)
+                    if isinstance(first, types.InputRequiredResult):
+                        rounds = self._call_rounds(name, arguments, session, on_progress)
+                        first = await self._drive_input_required(first, rounds)
+                if type(first) is types.CallToolResult:
+                    final = first  # nearly every answer: no task, nothing to check again
+                else:
+                    task = task_of(first, self._modern)
+                    if task is not None:  # no overall timeout for a task: each of its requests has one
+                        clock.unlimited()
+                        return await self._follow_task(name, call_id, task, limit, started)
+                    final = as_call_result(first)
+            except Exception as exc:  # what `self._failures(f"calling {name}")` does
+                if isinstance(exc, CallFailed):
+                    raise
+                raise failure_of(exc, f"calling {name}", self._failure_rules) from exc
         if clock.timed_out:
             if clock.capped:
                 raise CallTimedOut(
@@ -191,6 +221,34 @@ class Calls(CatalogSync, PersonRequests):
             )
         elapsed = time.perf_counter() - started
         return self._to_result(name, final, elapsed)
+
+    async def _resend_call(
+        self, exc: MCPError, request: types.CallToolRequest, session: ClientSession, on_progress: ProgressFnT
+    ) -> Any:
+        """A tools/call the server refused: sent once more after a header mismatch, else `exc`."""
+        if exc.error.code != HEADER_MISMATCH or not self._modern:
+            raise exc
+        # 2026-07-28: the server thinks our listing is stale; list again and resend once.
+        await self._refresh_kind("tools")
+        return read_call_answer(
+            await session.send_request(request, _RAW_ANSWER, progress_callback=on_progress)
+        )
+
+    def _call_rounds(
+        self, name: str, arguments: dict[str, Any] | None, session: ClientSession, on_progress: ProgressFnT
+    ) -> Callable[[types.InputResponses | None, str | None], Awaitable[Any]]:
+        """The call sent again with the answers of an input-required round (2026-07-28)."""
+
+        async def send(responses: types.InputResponses | None, state: str | None) -> Any:
+            request = _tool_request(name, arguments, responses, state)
+            try:
+                return read_call_answer(
+                    await session.send_request(request, _RAW_ANSWER, progress_callback=on_progress)
+                )
+            except MCPError as exc:
+                return await self._resend_call(exc, request, session, on_progress)
+
+        return send
 
     async def _follow_task(
         self, name: str, call_id: str, task: dict[str, Any], limit: float, started: float

@@ -16,6 +16,7 @@ from typing import Any
 
 from app.mcp.deep import UNUSABLE
 from app.mcp.events import CatalogDiff, CatalogKind
+from app.mcp.tasks import task_support
 
 
 def _canonical(value: Any) -> str:
@@ -55,6 +56,13 @@ class ToolInfo:
     listed: int = 1
     """How many entries of the listing had this name: more than one is the server's mistake (the
     first is kept, and the duplicates are reported)."""
+    task_support: str = field(init=False, repr=False)
+    """2025-11-25 `execution.taskSupport` as app.mcp.tasks.task_support reads it from `raw`
+    ("forbidden", "optional", "required"), read once: a call asks the task rule only of a tool
+    that may run as a task."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "task_support", task_support(self.raw))
 
     @classmethod
     def from_raw(cls, raw: dict[str, Any]) -> ToolInfo:

@@ -483,7 +483,10 @@ class ServerConnection(Calls, SignIn):
                 on_client=self._session_keeper.new_watch,
                 log=lambda text: self._log("warning", "client", text),
             )
-        client = Client(TappedTransport(transport, self._tap, self._on_eof), **callbacks)
+        # Without a traffic log (the CLI's connections) nothing is tapped: `traffic` is fixed
+        # for the connection's life.
+        tap = self._tap if self.traffic else None
+        client = Client(TappedTransport(transport, tap, self._on_eof), **callbacks)
         return await stack.enter_async_context(client)
 
     async def _discover_if_pinned(self, client: Client) -> None:

@@ -9,7 +9,6 @@ import math
 import os
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
@@ -110,47 +109,103 @@ class ClockWatch:
             self._arm(earliest)
 
 
-@dataclass(eq=False, slots=True)
 class CallClock:
-    """The timeout of one request in flight.
+    """The timeout of one request in flight, and the `with` block that runs the request.
 
     It runs out after `limit` seconds without a sign of life (progress restarts it), and in any
     case at `cap` seconds after the start: a server that reports progress forever is still
     stopped. Time a person spends answering the server (a form, a sampling request, a sign-in)
     counts for neither: the clock is paused meanwhile and then starts afresh.
 
-    `deadline` is when it runs out (on the loop's clock); the connection's `ClockWatch` then
-    cancels the task that runs the request (`run_out`), as `asyncio.timeout` does, and the
-    `Clocked` block around the request turns that cancellation into `timed_out`. Not an anyio
-    CancelScope: entering, leaving and checking one more scope at every checkpoint of the SDK
-    below cost a fifth of what the engine adds to a call. Without a watch (a clock not running
-    under `_clocked`) nothing runs it out."""
+    `deadline` is when it runs out (on the loop's clock). `with clock:` runs the request in the
+    current task with the clock watched by `home` (the connection's `ClockWatch`), which cancels
+    that task when the clock runs out (`run_out`), as `asyncio.timeout` does; leaving the block
+    with that cancellation (and no other one) takes it back, sets `timed_out` and goes on after
+    the block. Not an anyio CancelScope: entering, leaving and checking one more scope at every
+    checkpoint of the SDK below cost a fifth of what the engine adds to a call. Nor a dataclass
+    with a separate block object: it is made and entered on every call, and as such cost ~14k
+    instructions a call, ~12k as it is (callgrind). Outside its block (no `watch`) nothing runs
+    it out."""
 
-    limit: float
-    cap: float
-    cap_at: float
-    deadline: float = math.inf
-    paused_at: float | None = None
-    watch: ClockWatch | None = None
-    task: asyncio.Task[Any] | None = None
-    """The task the `Clocked` block runs in (set on entering it)."""
-    cancelling: int = 0
-    """`task.cancelling()` on entering: cancellations asked for before are not ours."""
-    expired: bool = False
-    """It ran out and cancelled `task`."""
-    timed_out: bool = False
-    """The block ended because it ran out (the cancellation was ours and was taken back)."""
+    __slots__ = (
+        "cancelling",
+        "cap",
+        "cap_at",
+        "deadline",
+        "expired",
+        "home",
+        "limit",
+        "paused_at",
+        "task",
+        "timed_out",
+        "watch",
+    )
 
-    @classmethod
-    def start(cls, limit: float, cap: float, *, paused: bool) -> CallClock:
+    def __init__(
+        self, limit: float, cap: float, *, paused: bool = False, home: ClockWatch | None = None
+    ) -> None:
         now = asyncio.get_running_loop().time()  # anyio.current_time() on asyncio, without the lookup
-        cap_at = now + cap
-        clock = cls(limit, cap, cap_at)
+        self.limit = limit
+        self.cap = cap
+        self.cap_at = cap_at = now + cap
+        self.home = home
+        """The watch that runs the clock out while its block runs."""
+        self.watch: ClockWatch | None = None
+        """`home` while the block runs."""
+        self.task: asyncio.Task[Any] | None = None
+        """The task the block runs in (set on entering it)."""
+        self.cancelling = 0
+        """`task.cancelling()` on entering: cancellations asked for before are not ours."""
+        self.expired = False
+        """It ran out and cancelled `task`."""
+        self.timed_out = False
+        """The block ended because it ran out (the cancellation was ours and was taken back)."""
         if paused:
-            clock.pause()
+            self.paused_at: float | None = now
+            self.deadline = math.inf
         else:
-            clock.deadline = now + limit if limit < cap else cap_at
-        return clock
+            self.paused_at = None
+            self.deadline = now + limit if limit < cap else cap_at
+
+    def __enter__(self) -> None:
+        if self.task is not None:
+            raise RuntimeError("this clock times a request already")
+        watch = self.home
+        if watch is None:
+            raise RuntimeError("a CallClock's block needs the watch that runs it out")
+        loop = asyncio.get_running_loop()
+        task = asyncio.current_task(loop)
+        if task is None:
+            raise RuntimeError("a CallClock times a request in a task")
+        self.task = task
+        self.cancelling = task.cancelling()
+        # ClockWatch.add and .moved, inline: this runs on every call.
+        watch._clocks.add(self)
+        self.watch = watch
+        if self.deadline < watch._armed_at or (watch._handle is not None and watch._loop is not loop):
+            watch._arm(min(self.deadline, watch._armed_at))
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> bool:
+        watch = self.watch
+        if watch is not None:
+            watch._clocks.discard(self)  # ClockWatch.discard, inline
+            self.watch = None
+        if not self.expired:
+            return False
+        task = self.task
+        assert task is not None
+        # Ours to take back, as asyncio.timeout does; a cancellation from elsewhere as well
+        # (a person cancelled meanwhile) leaves the count above what it was and goes on up.
+        if (
+            task.uncancel() <= self.cancelling
+            and exc_type is not None
+            and issubclass(exc_type, asyncio.CancelledError)
+        ):
+            self.timed_out = True
+            return True
+        return False
 
     def _set(self, deadline: float) -> None:
         self.deadline = deadline
@@ -197,58 +252,6 @@ class CallClock:
     def capped(self) -> bool:
         """True when it ran out at the cap rather than for want of a sign of life."""
         return self.timed_out and anyio.current_time() >= self.cap_at
-
-
-class Clocked:
-    """The `with` block of `PersonRequests._clocked`: `clock` is watched for the block, which
-    runs in the current task. When the clock runs out the task is cancelled; leaving the block
-    with that cancellation (and no other one) takes it back, sets `clock.timed_out` and goes on
-    after the block. A class rather than a @contextmanager generator: it runs on every call."""
-
-    __slots__ = ("clock", "watch")
-
-    def __init__(self, watch: ClockWatch, clock: CallClock) -> None:
-        self.watch = watch
-        self.clock = clock
-
-    def __enter__(self) -> None:
-        clock = self.clock
-        if clock.task is not None:
-            raise RuntimeError("this clock times a request already")
-        task = asyncio.current_task()
-        if task is None:
-            raise RuntimeError("a CallClock times a request in a task")
-        clock.task = task
-        clock.cancelling = task.cancelling()
-        # ClockWatch.add and .moved, inline: this runs on every call.
-        watch = self.watch
-        watch._clocks.add(clock)
-        clock.watch = watch
-        if clock.deadline < watch._armed_at or (
-            watch._handle is not None and watch._loop is not asyncio.get_running_loop()
-        ):
-            watch._arm(min(clock.deadline, watch._armed_at))
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> bool:
-        clock = self.clock
-        self.watch._clocks.discard(clock)  # ClockWatch.discard, inline
-        clock.watch = None
-        if not clock.expired:
-            return False
-        task = clock.task
-        assert task is not None
-        # Ours to take back, as asyncio.timeout does; a cancellation from elsewhere as well
-        # (a person cancelled meanwhile) leaves the count above what it was and goes on up.
-        if (
-            task.uncancel() <= clock.cancelling
-            and exc_type is not None
-            and issubclass(exc_type, asyncio.CancelledError)
-        ):
-            clock.timed_out = True
-            return True
-        return False
 
 
 class PersonRequests(ConnectionCore):
@@ -340,23 +343,21 @@ class PersonRequests(ConnectionCore):
                     clock.resume()
 
     def _new_clock(self, timeout: float | None = None) -> CallClock:
-        """A CallClock for one request: the target's timeout (or `timeout`), capped at its
-        call limit, paused from the start if a person is answering the server now."""
+        """A CallClock for one request, its block watched by the connection's ClockWatch: the
+        target's timeout (or `timeout`), capped at its call limit, paused from the start if a
+        person is answering the server now. After its block, `timed_out` says it ran out."""
         target = self.target
         limit = timeout if timeout is not None else target.timeout
         cap = target.call_limit if target.call_limit is not None else DEFAULT_CALL_LIMIT  # longest_call
-        return CallClock.start(limit, cap if cap > limit else limit, paused=bool(self._people_waiting))
-
-    def _clocked(self, clock: CallClock) -> Clocked:
-        """Run the block under `clock` (paused while a person answers the server); after it,
-        `clock.timed_out` says it ran out."""
-        return Clocked(self._call_clocks, clock)
+        return CallClock(
+            limit, cap if cap > limit else limit, paused=bool(self._people_waiting), home=self._call_clocks
+        )
 
     async def _timed_for_the_server(self, awaitable: Awaitable[_R], what: str) -> _R:
         """Await a request that may ask the person something (elicitation, sampling, or a
         2026-07-28 input-required round) under a paused-while-they-answer CallClock."""
         clock = self._new_clock()
-        with self._clocked(clock):
+        with clock:
             return await awaitable
         if clock.capped:
             raise CallTimedOut(f"{what} did not finish within {clock.cap:g} s", REQUEST_TIMEOUT)

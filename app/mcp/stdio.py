@@ -23,7 +23,7 @@ from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCRequest
 
 from app.mcp import process as process_
-from app.mcp.deep import parse_message
+from app.mcp.deep import BIG_MESSAGE, parse_message
 from app.mcp.tap import SizedMessage
 from app.runtimes.model import CommandNotFound, Resolved, RuntimeMissing
 
@@ -118,31 +118,50 @@ async def stdio_transport(
                         # server was still running, and the doctor would say it had exited.
                         info.exited_by_itself = not info.stopping
                         break
-                    start = len(buf)
-                    buf += chunk
-                    # Only scan the new bytes for newlines: a 50 MB line arrives in 800 chunks.
-                    pos = buf.find(b"\n", start)
-                    if pos < 0:
-                        if len(buf) > MAX_LINE:  # never a message we could handle: drop, keep memory bounded
-                            info.stdout_noise.append(f"(a line of more than {MAX_LINE >> 20} MB, dropped)")
-                            on_noise(info.stdout_noise[-1])
-                            buf.clear()
-                        continue
-                    lines, buf = _complete_lines(buf)
+                    lines: tuple[bytes] | list[bytearray]
+                    if not buf and chunk.find(b"\n") == len(chunk) - 1:
+                        # The usual read: one whole message (the pipe gives no more than a
+                        # chunk at once, so never a big one), parsed as it came, its newline
+                        # too (JSON allows it): no copy into the buffer and out of it again.
+                        lines, newline = (chunk,), 1
+                    else:
+                        start = len(buf)
+                        buf += chunk
+                        # Only scan the new bytes for newlines: a 50 MB line arrives in 800 chunks.
+                        pos = buf.find(b"\n", start)
+                        if pos < 0:
+                            # A line longer than MAX_LINE is never a message we could handle:
+                            # dropped, so memory stays bounded.
+                            if len(buf) > MAX_LINE:
+                                info.stdout_noise.append(
+                                    f"(a line of more than {MAX_LINE >> 20} MB, dropped)"
+                                )
+                                on_noise(info.stdout_noise[-1])
+                                buf.clear()
+                            continue
+                        lines, buf = _complete_lines(buf)
+                        newline = 0
                     for line in lines:
                         if len(line) > BIG_LINE:
                             # Parsing 100 MB of JSON takes a second or more: off the loop's thread,
                             # so the window (and every other server) keeps going meanwhile.
                             item = await anyio.to_thread.run_sync(_decode, line)
                         else:
-                            item = _decode(line)
+                            item = _decode(line, newline)
                         del line
+                        if item is None:
+                            continue
                         if isinstance(item, bytes):
                             _noise(item, info, on_noise, mask)
-                        elif item is not None and _echoed(item):
-                            # `cat` and the like send our own request back: that is no server.
+                            continue
+                        message = item.message
+                        # `cat` and the like send our own request back: that is no server.
+                        # isinstance, not getattr(message, "method", None): a pydantic model
+                        # answers a missing attribute through a raised AttributeError, ~30 µs on
+                        # every response read (h12-cli, issue 12 §3).
+                        if isinstance(message, JSONRPCRequest) and message.method in _CLIENT_REQUESTS:
                             _noise(ECHO_NOISE, info, on_noise, mask)
-                        elif item is not None:
+                        else:
                             info.messages += 1
                             await read_send.send(item)
         except (anyio.ClosedResourceError, anyio.BrokenResourceError):
@@ -229,32 +248,36 @@ def _complete_lines(buf: bytearray) -> tuple[list[bytearray], bytearray]:
     return buf.split(b"\n"), rest
 
 
-def _decode(line: bytearray) -> SessionMessage | bytes | None:
+def _decode(line: bytes | bytearray, newline: int = 0) -> SessionMessage | bytes | None:
     """A protocol message; None for a blank line; the line's start (for the noise report) when it
-    is not a message. Safe to run on a worker thread: nothing else uses `line` (it may empty it)."""
-    if not line or line.isspace():
-        return None
-    head = bytes(line[:500])
-    size = len(line)  # before the parser may empty it
+    is not a message. `newline`: 1 when the line still ends with its newline. Safe to run on a
+    worker thread: nothing else uses `line` (it may empty it)."""
+    size = len(line) - newline
+    if size > BIG_MESSAGE:
+        # The parser may empty a big line: what the noise report needs is taken first.
+        if line.isspace():
+            return None
+        head = bytes(line[:500])
+        try:
+            message = parse_message(line, consume=True)
+        except ValueError:
+            return head.strip()
+        return SizedMessage(message, size=size)
     try:
         # JSON allows the white space around it (a CR from a Windows server, say): no strip, no
-        # copy. As the SDK's parser, but too deep is cut, not refused; the line may be emptied.
-        message = parse_message(line, consume=True)
+        # copy. As the SDK's parser, but too deep is cut, not refused. A line that is not a
+        # message is looked at only then: a blank one, or noise reported by its start.
+        message = parse_message(line)
     except ValueError:
-        return head.strip()
+        if not line or line.isspace():
+            return None
+        return bytes(line[:500]).strip()
     return SizedMessage(message, size=size)
 
 
 ECHO_NOISE = b"(our own request came back: the program repeats what it is sent)"
 _CLIENT_REQUESTS = frozenset({"initialize", "server/discover"})
 """Requests only a client sends: one read from a server's stdout is our own, echoed."""
-
-
-def _echoed(item: SessionMessage) -> bool:
-    # isinstance, not getattr(message, "method", None): a pydantic model answers a missing
-    # attribute through a raised AttributeError, ~30 µs on every response read (h12-cli, issue 12 §3).
-    message = item.message
-    return isinstance(message, JSONRPCRequest) and message.method in _CLIENT_REQUESTS
 
 
 def _noise(

@@ -33,7 +33,7 @@ class SizedMessage(SessionMessage):
 class _TappedStream:
     """What both tapped ends share: the wrapped stream, the tap, and closing as a context manager."""
 
-    def __init__(self, inner: Any, tap: Tap) -> None:
+    def __init__(self, inner: Any, tap: Tap | None) -> None:
         self._inner = inner
         self._tap = tap
 
@@ -55,7 +55,7 @@ class _TapRead(_TappedStream):
     stream that has none (stdio's) then answers at once instead of through a property that
     looks it up again on the inner stream (see _TapContextRead)."""
 
-    def __init__(self, inner: Any, tap: Tap, on_eof: Callable[[], None]) -> None:
+    def __init__(self, inner: Any, tap: Tap | None, on_eof: Callable[[], None]) -> None:
         super().__init__(inner, tap)
         self._on_eof = on_eof
 
@@ -65,8 +65,9 @@ class _TapRead(_TappedStream):
         except (anyio.EndOfStream, anyio.ClosedResourceError):
             self._on_eof()
             raise
-        if isinstance(item, SessionMessage):
-            self._tap("in", item.message, item.size if isinstance(item, SizedMessage) else None)
+        tap = self._tap
+        if tap is not None and isinstance(item, SessionMessage):
+            tap("in", item.message, item.size if isinstance(item, SizedMessage) else None)
         return item  # type: ignore[no-any-return]
 
     def __aiter__(self) -> _TapRead:
@@ -82,8 +83,9 @@ class _TapRead(_TappedStream):
         except anyio.ClosedResourceError:
             self._on_eof()
             raise
-        if isinstance(item, SessionMessage):
-            self._tap("in", item.message, item.size if isinstance(item, SizedMessage) else None)
+        tap = self._tap
+        if tap is not None and isinstance(item, SessionMessage):
+            tap("in", item.message, item.size if isinstance(item, SizedMessage) else None)
         return item  # type: ignore[no-any-return]
 
 
@@ -97,23 +99,30 @@ class _TapContextRead(_TapRead):
 
 
 class _TapWrite(_TappedStream):
+    _tap: Tap
+
     async def send(self, item: SessionMessage, /) -> None:
         self._tap("out", item.message, None)
         await self._inner.send(item)
 
 
 class TappedTransport:
-    """`Transport` (async context manager of a stream pair) that taps another one."""
+    """`Transport` (async context manager of a stream pair) that taps another one. Without a
+    `tap` (a connection with no traffic log, the CLI's) it only notices the end of the stream:
+    the write end is then the inner one as it is, one coroutine fewer on every message sent."""
 
-    def __init__(self, inner: AbstractAsyncContextManager[Any], tap: Tap, on_eof: Callable[[], None]) -> None:
+    def __init__(
+        self, inner: AbstractAsyncContextManager[Any], tap: Tap | None, on_eof: Callable[[], None]
+    ) -> None:
         self._inner = inner
         self._tap = tap
         self._on_eof = on_eof
 
-    async def __aenter__(self) -> tuple[_TapRead, _TapWrite]:
+    async def __aenter__(self) -> tuple[_TapRead, Any]:
         read, write = await self._inner.__aenter__()
         kind = _TapContextRead if hasattr(read, "last_context") else _TapRead
-        return kind(read, self._tap, self._on_eof), _TapWrite(write, self._tap)
+        tap = self._tap
+        return kind(read, tap, self._on_eof), (write if tap is None else _TapWrite(write, tap))
 
     async def __aexit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None

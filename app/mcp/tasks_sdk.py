@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 import mcp_types as types
 from mcp.client.extension import ClaimContext, ClientExtension, NotificationBinding, ResultClaim
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
-from pydantic import ConfigDict, Discriminator, Tag, TypeAdapter
+from pydantic import ConfigDict, Discriminator, Tag, TypeAdapter, ValidationError
 
 from app.mcp.tasks import EXTENSION, InputAnswerer, TaskRequests
 
@@ -139,15 +139,48 @@ def _route(value: Any) -> str:
     return "task" if tag == "task" else "core"
 
 
+CALL_SHAPE: Any = Annotated[
+    Annotated[types.CallToolResult | types.InputRequiredResult, Tag("core")]
+    | Annotated[CreatedTask, Tag("task")],
+    Discriminator(_route),
+]
 CALL_RESULT: TypeAdapter[types.CallToolResult | types.InputRequiredResult | CreatedTask] = TypeAdapter(
-    Annotated[
-        Annotated[types.CallToolResult | types.InputRequiredResult, Tag("core")]
-        | Annotated[CreatedTask, Tag("task")],
-        Discriminator(_route),
-    ]
+    CALL_SHAPE
 )
 """A `tools/call` answer on 2026-07-28 with the tasks extension named: the result, an
-`InputRequiredResult`, or a task (told apart by `resultType`, as the SDK's own claim adapter does)."""
+`InputRequiredResult`, or a task (told apart by `resultType`, as the SDK's own claim adapter does).
+Read through `read_call_answer`."""
+
+RAW_ANSWER: TypeAdapter[Any] = TypeAdapter(Any)
+"""The answer as it came (the session's `send_request` checks nothing): `read_call_answer` reads it."""
+
+_validate_call_tool_result = types.CallToolResult.__pydantic_validator__.validate_python
+
+
+def read_call_answer(raw: Any) -> types.CallToolResult | types.InputRequiredResult | CreatedTask:
+    """`CALL_RESULT.validate_python(raw, by_name=False)`, with a shortcut for the answer nearly
+    every call gets.
+
+    The "core" arm is the SDK's own smart union `CallToolResult | InputRequiredResult`: it checks
+    an answer against both models, and the `InputRequiredResult` attempt fails (after building
+    a ValidationError) on every plain result, a third of checking the answer. That attempt can
+    only succeed when the answer has `inputRequests` (non-empty) or a `requestState` (its model
+    requires one of them), so an answer with neither, and no task, is checked as
+    `CallToolResult` alone: what the union gives when only that member can succeed. If that
+    fails too, the whole shape checks it again, so the error is the one it always was."""
+    if (
+        type(raw) is dict
+        and not raw.get("inputRequests")
+        and raw.get("requestState") is None
+        and raw.get("resultType") != "task"
+    ):
+        try:
+            result: types.CallToolResult = _validate_call_tool_result(raw, by_name=False)
+        except ValidationError:
+            pass
+        else:
+            return result
+    return CALL_RESULT.validate_python(raw, by_name=False)
 
 
 def task_of(result: Any, modern: bool) -> dict[str, Any] | None:

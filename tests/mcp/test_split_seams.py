@@ -166,7 +166,7 @@ def test_the_call_limit_defaults_to_an_hour_and_never_undercuts_the_timeout() ->
 async def test_an_unlimited_clock_stays_unlimited_after_a_person_answers() -> None:
     from app.mcp.person_requests import CallClock
 
-    clock = CallClock.start(1.0, 5.0, paused=False)
+    clock = CallClock(1.0, 5.0)
     clock.unlimited()
     clock.pause()
     clock.resume()
@@ -179,15 +179,15 @@ async def test_one_timer_runs_out_every_clock_of_a_connection_at_its_own_deadlin
     leaves it armed, a later one is still run out at its own time, progress moves it later."""
     import anyio
 
-    from app.mcp.person_requests import CallClock, Clocked, ClockWatch
+    from app.mcp.person_requests import CallClock, ClockWatch
 
     watch = ClockWatch()
-    quick = CallClock.start(0.05, 5.0, paused=False)
-    slow = CallClock.start(0.2, 5.0, paused=False)
+    quick = CallClock(0.05, 5.0, home=watch)
+    slow = CallClock(0.2, 5.0, home=watch)
     quick_ended = anyio.Event()
 
     async def request(clock: CallClock) -> None:
-        with Clocked(watch, clock):
+        with clock:
             await anyio.sleep_forever()
         if clock is quick:
             quick_ended.set()
@@ -196,8 +196,8 @@ async def test_one_timer_runs_out_every_clock_of_a_connection_at_its_own_deadlin
         async with anyio.create_task_group() as tg:
             tg.start_soon(request, quick)
             tg.start_soon(request, slow)
-            done = CallClock.start(0.01, 5.0, paused=False)
-            with Clocked(watch, done):
+            done = CallClock(0.01, 5.0, home=watch)
+            with done:
                 pass  # answered in time: never run out
             await quick_ended.wait()
             assert quick.timed_out and not slow.expired
@@ -245,32 +245,32 @@ async def test_resource_updates_only_for_subscribed_uris(mode: str) -> None:
 
 
 async def test_a_clock_that_runs_out_ends_its_block_and_a_cancel_from_elsewhere_goes_on() -> None:
-    """CallClock cancels the task of its Clocked block (app/mcp/person_requests.py): the block
+    """CallClock cancels the task of its block (app/mcp/person_requests.py): the block
     ends timed out and the task goes on, uncancelled; a task that is also cancelled by someone
     else (a person) stays cancelled; a clock times one block only and leaves the watch."""
     import asyncio
 
     import anyio
 
-    from app.mcp.person_requests import CallClock, Clocked, ClockWatch
+    from app.mcp.person_requests import CallClock, ClockWatch
 
     watch = ClockWatch()
-    first = CallClock.start(0.01, 60.0, paused=False)
+    first = CallClock(0.01, 60.0, home=watch)
     with anyio.fail_after(5):
-        with Clocked(watch, first):
+        with first:
             assert len(watch) == 1 and first.watch is watch
             await anyio.sleep_forever()
     assert first.timed_out and len(watch) == 0 and first.watch is None
     task = asyncio.current_task()
     assert task is not None and task.cancelling() == 0  # taken back: the task goes on
     await anyio.sleep(0)  # and is not cancelled at its next await
-    with pytest.raises(RuntimeError), Clocked(watch, first):
+    with pytest.raises(RuntimeError), first:
         pass  # a clock times one block
     assert len(watch) == 0
 
     async def both_cancel() -> None:
-        clock = CallClock.start(0.01, 60.0, paused=False)
-        with Clocked(watch, clock):
+        clock = CallClock(0.01, 60.0, home=watch)
+        with clock:
             try:
                 await anyio.sleep_forever()
             finally:
@@ -285,10 +285,10 @@ async def test_a_clock_that_runs_out_ends_its_block_and_a_cancel_from_elsewhere_
 
     # A task being cancelled already (the SDK then tells the server in a shielded write) is
     # left to that cancellation: the clock does not cancel it a second time.
-    late = CallClock.start(60.0, 60.0, paused=False)
+    late = CallClock(60.0, 60.0, home=watch)
 
     async def cancelled_first() -> None:
-        with Clocked(watch, late):
+        with late:
             try:
                 await anyio.sleep_forever()
             finally:

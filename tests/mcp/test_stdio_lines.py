@@ -7,6 +7,7 @@ import json
 
 from app.mcp.deep import BIG_MESSAGE, parse_message
 from app.mcp.stdio import _complete_lines, _decode
+from app.mcp.tap import SizedMessage
 
 
 def test_one_whole_line_is_handed_over_as_it_is() -> None:
@@ -52,3 +53,16 @@ def test_a_big_line_is_given_up_once_its_text_exists() -> None:
     broken = bytearray(raw[:-1].encode())
     head = _decode(broken)
     assert isinstance(head, bytes) and head.startswith(b'{"jsonrpc"')
+
+
+def test_a_line_read_with_its_newline_counts_without_it() -> None:
+    """The usual read is one whole line, parsed with its newline: the size the traffic log goes
+    by (app.mcp.tap.SizedMessage) is still the line's own, and a lone newline is a blank line."""
+    line = b'{"jsonrpc": "2.0", "id": 1, "result": {}}'
+    read = _decode(line + b"\n", 1)
+    assert isinstance(read, SizedMessage) and read.size == len(line)
+    plain = _decode(bytearray(line))
+    assert isinstance(plain, SizedMessage) and plain.size == len(line) and plain.message == read.message
+    assert _decode(b"\n", 1) is None and _decode(b"\r\n", 1) is None
+    noise = _decode(b"Listening on stdio\n", 1)
+    assert noise == b"Listening on stdio"

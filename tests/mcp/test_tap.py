@@ -10,6 +10,7 @@ from typing import Any
 import anyio
 import mcp_types as types
 import pytest
+from anyio.streams.memory import MemoryObjectSendStream
 from mcp.shared._context_streams import create_context_streams
 from mcp.shared.message import SessionMessage
 
@@ -62,3 +63,20 @@ async def test_a_plain_session_message_comes_with_no_length() -> None:
     finally:
         await tapped.__aexit__(None, None, None)
     assert seen == [None, None]
+
+
+async def test_without_a_tap_the_write_end_is_the_transports_and_the_end_is_still_noticed() -> None:
+    ended: list[bool] = []
+    inner = _pair(False)
+    tapped = TappedTransport(inner, None, lambda: ended.append(True))
+    read, write = await tapped.__aenter__()
+    try:
+        assert isinstance(write, MemoryObjectSendStream)  # no wrapper: one coroutine fewer a message
+        await write.send(SessionMessage(_PING))
+        assert (await read.receive()).message == _PING
+        write.close()
+        with pytest.raises(anyio.EndOfStream):
+            await read.receive()
+    finally:
+        await tapped.__aexit__(None, None, None)
+    assert ended == [True]
