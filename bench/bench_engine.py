@@ -19,6 +19,7 @@ qasync   20 stdio servers (server-everything) connecting at once on a qasync loo
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import resource
@@ -26,6 +27,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -62,7 +64,13 @@ def ms(seconds: float) -> str:
 # ------------------------------------------------------------------------------------------ echo
 
 
-async def bench_echo() -> None:
+@contextlib.asynccontextmanager
+async def echo_arms(argv: list[str], timeout: float = 60) -> AsyncIterator[tuple[dict[str, Any], list[Any]]]:
+    """The three arms of the echo figure on one server command: a function per arm that makes
+    one echo call and reads its answer, as a caller would (the SDK's blocks' text; app.mcp's
+    wire-form content, which ToolCallResult makes when first read), and the traffic events the
+    traffic arm's sink keeps unread (as the window's log keeps them until a row is shown).
+    Shared with bench/echo_instructions.py."""
     from mcp import Client
     from mcp.client.stdio import StdioServerParameters
     from mcp_types import TextContent
@@ -70,34 +78,40 @@ async def bench_echo() -> None:
     from app.mcp.connection import ServerConnection
     from app.mcp.target import Target
 
-    argv = server_argv()
-    target = Target(name="everything", transport="stdio", command=argv[0], args=tuple(argv[1:]))
+    command, args = argv[0], tuple(argv[1:])
+    target = Target(name="everything", transport="stdio", command=command, args=args, timeout=timeout)
     conn = ServerConnection(target, traffic=False)
     traced: list[Any] = []
     conn_traffic = ServerConnection(target, traffic=True, sink=traced.append)
     for c in (conn, conn_traffic):
         c.start()
-        assert (await c.wait_settled(60)).value == "ready", c.reason
+        assert (await c.wait_settled(timeout)).value == "ready", c.reason
     params = StdioServerParameters(command=argv[0], args=argv[1:])
     arguments = {"message": "hello"}
+    try:
+        async with Client(params, cache=None) as client:
+
+            async def sdk_call() -> None:
+                answer = await client.call_tool("echo", arguments)
+                "\n".join(b.text for b in answer.content if isinstance(b, TextContent))
+
+            async def app_call() -> None:
+                (await conn.call_tool("echo", arguments)).text()
+
+            async def app_traffic_call() -> None:
+                (await conn_traffic.call_tool("echo", arguments)).text()
+
+            yield {"sdk": sdk_call, "app.mcp": app_call, "app.mcp+traffic": app_traffic_call}, traced
+    finally:
+        for c in (conn, conn_traffic):
+            await c.stop()
+
+
+async def bench_echo() -> None:
     samples: dict[str, list[float]] = {"sdk": [], "app.mcp": [], "app.mcp+traffic": []}
     cpu: dict[str, float] = dict.fromkeys(samples, 0.0)
 
-    async with Client(params, cache=None) as client:
-        # Each call's answer is read, as the window and the CLI read it: the SDK's blocks' text, and
-        # app.mcp's wire-form content (ToolCallResult makes it when first read). The traffic
-        # events are kept unread, as the window's traffic log keeps them until a row is shown.
-        async def sdk_call() -> None:
-            answer = await client.call_tool("echo", arguments)
-            "\n".join(b.text for b in answer.content if isinstance(b, TextContent))
-
-        async def app_call() -> None:
-            (await conn.call_tool("echo", arguments)).text()
-
-        async def app_traffic_call() -> None:
-            (await conn_traffic.call_tool("echo", arguments)).text()
-
-        calls = {"sdk": sdk_call, "app.mcp": app_call, "app.mcp+traffic": app_traffic_call}
+    async with echo_arms(server_argv()) as (calls, _traced):
         for call in calls.values():
             for _ in range(WARMUP):
                 await call()
@@ -109,8 +123,6 @@ async def bench_echo() -> None:
                     await call()
                     samples[name].append(time.perf_counter() - started)
                 cpu[name] += time.process_time() - cpu_started
-    for c in (conn, conn_traffic):
-        await c.stop()
 
     print(f"echo: {CALLS} tools/call round trips over stdio to server-everything (per call)")
     for name, values in samples.items():

@@ -30,10 +30,10 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
 
 WARMUP = 30
 ROUNDS = 3
@@ -43,37 +43,12 @@ ARMS = ("sdk", "app.mcp", "app.mcp+traffic")
 
 async def measured(calls: int) -> None:
     """The process under callgrind: blocks of `calls` calls, each between two getppid marks."""
-    from mcp import Client
-    from mcp.client.stdio import StdioServerParameters
-    from mcp_types import TextContent
+    from bench_engine import echo_arms  # beside this file
 
-    from app.mcp.connection import ServerConnection
-    from app.mcp.target import Target
     from tests.servers import everything
 
-    argv = everything.stdio_argv()
-    target = Target(name="everything", transport="stdio", command=argv[0], args=tuple(argv[1:]), timeout=600)
-    conn = ServerConnection(target, traffic=False)
-    traced: list[Any] = []
-    conn_traffic = ServerConnection(target, traffic=True, sink=traced.append)
-    for c in (conn, conn_traffic):
-        c.start()
-        assert (await c.wait_settled(600)).value == "ready", c.reason
-    arguments = {"message": "hello"}
-    params = StdioServerParameters(command=argv[0], args=argv[1:])
-    async with Client(params, cache=None) as client:
-        # Each answer is read as bench_engine.py echo reads it.
-        async def sdk_call() -> None:
-            answer = await client.call_tool("echo", arguments)
-            "\n".join(b.text for b in answer.content if isinstance(b, TextContent))
-
-        async def app_call() -> None:
-            (await conn.call_tool("echo", arguments)).text()
-
-        async def app_traffic_call() -> None:
-            (await conn_traffic.call_tool("echo", arguments)).text()
-
-        arms = dict(zip(ARMS, (sdk_call, app_call, app_traffic_call), strict=True))
+    async with echo_arms(everything.stdio_argv(), timeout=600) as (arms, traced):
+        assert tuple(arms) == ARMS
         for call in arms.values():
             for _ in range(WARMUP):
                 await call()
@@ -85,8 +60,6 @@ async def measured(calls: int) -> None:
                     await call()
                 os.getppid()  # mark: this dump holds the block alone
                 traced.clear()  # the log keeps a bounded number of rows: so does this
-    for c in (conn, conn_traffic):
-        await c.stop()
 
 
 def _instructions(path: Path) -> int:

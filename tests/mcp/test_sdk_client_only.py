@@ -64,27 +64,36 @@ def test_the_stand_ins_are_exactly_what_the_tested_sdks_client_imports() -> None
     assert _server_imports_of_the_client() == wanted
 
 
-def test_a_command_process_calls_a_real_server_without_the_server_package() -> None:
-    code = (
+def _echo_over_stdio(prelude: str, report: str, *, traffic: bool = False) -> str:
+    """The code of a fresh interpreter that runs `prelude` (the SDK's import), connects to the
+    healthy fault server over stdio, calls echo (`state` and `text`), then runs `report`."""
+    return (
         "import asyncio, json, sys\n"
-        "from app.mcp.sdk_client_only import import_client_only, is_client_only\n"
-        "first = import_client_only()\n"
+        f"{prelude}"
         "from app.mcp.connection import ServerConnection\n"
         "from app.mcp.target import Target\n"
         f"t = Target(name='f', transport='stdio', command={HEALTHY[0]!r}, args={HEALTHY[1:]!r})\n"
         "async def main():\n"
-        "    conn = ServerConnection(t, traffic=False)\n"
+        f"    conn = ServerConnection(t, traffic={traffic!r})\n"
         "    conn.start()\n"
         "    state = await conn.wait_settled(60)\n"
         "    text = (await conn.call_tool('echo', {'message': 'hi'})).text()\n"
         "    await conn.stop()\n"
         "    return state.value, text\n"
         "state, text = asyncio.run(main())\n"
+        f"{report}"
+    )
+
+
+def test_a_command_process_calls_a_real_server_without_the_server_package() -> None:
+    code = _echo_over_stdio(
+        "from app.mcp.sdk_client_only import import_client_only, is_client_only\n"
+        "first = import_client_only()\n",
         "real = sorted(m for m, v in sys.modules.items()\n"
         "              if m.startswith('mcp.server') and getattr(v, '__file__', None))\n"
         "print(json.dumps({'first': first, 'again': import_client_only(), 'client_only': is_client_only(),\n"
         "                  'state': state, 'text': text, 'real_server_modules': real,\n"
-        "                  'starlette': 'starlette' in sys.modules}))\n"
+        "                  'starlette': 'starlette' in sys.modules}))\n",
     )
     assert _last_json(_python(code)) == {
         "first": True,
@@ -100,23 +109,12 @@ def test_a_command_process_calls_a_real_server_without_the_server_package() -> N
 def test_a_stdio_only_process_never_imports_the_http_client() -> None:
     # Also the canary of LATER: an SDK whose client imports another name of those modules loads
     # the real one through the forwarders' __getattr__, and httpx2 with it.
-    code = (
-        "import asyncio, json, sys\n"
+    code = _echo_over_stdio(
         "from app.mcp.sdk_client_only import deferred, import_client_only\n"
-        "first = import_client_only(http=False)\n"
-        "from app.mcp.connection import ServerConnection\n"
-        "from app.mcp.target import Target\n"
-        f"t = Target(name='f', transport='stdio', command={HEALTHY[0]!r}, args={HEALTHY[1:]!r})\n"
-        "async def main():\n"
-        "    conn = ServerConnection(t, traffic=True)\n"
-        "    conn.start()\n"
-        "    state = await conn.wait_settled(60)\n"
-        "    text = (await conn.call_tool('echo', {'message': 'hi'})).text()\n"
-        "    await conn.stop()\n"
-        "    return state.value, text\n"
-        "state, text = asyncio.run(main())\n"
+        "first = import_client_only(http=False)\n",
         "print(json.dumps({'first': first, 'state': state, 'text': text, 'deferred': deferred(),\n"
-        "                  'httpx2': 'httpx2' in sys.modules}))\n"
+        "                  'httpx2': 'httpx2' in sys.modules}))\n",
+        traffic=True,
     )
     assert _last_json(_python(code)) == {
         "first": True,
