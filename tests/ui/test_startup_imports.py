@@ -169,14 +169,24 @@ print("COLLECTOR", seen["at_paint"], seen["after"], seen["frozen"])
 """
 
 
+def _child_line(code: str, prefix: str, **env: str) -> tuple[str | None, str]:
+    """Run `code` in a fresh offscreen interpreter: its stdout line that starts with `prefix`
+    (None if there is none), and its stderr."""
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=dict(os.environ, QT_QPA_PLATFORM="offscreen", **env),
+        capture_output=True,
+        text=True,
+        timeout=100,
+    )
+    return next((ln for ln in out.stdout.splitlines() if ln.startswith(prefix)), None), out.stderr
+
+
 @pytest.mark.timeout(120)
 def test_the_collector_waits_for_the_first_paint_and_runs_after_it(config_dir: Path) -> None:
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", MCP_DESK_CONFIG_DIR=str(config_dir))
-    out = subprocess.run(
-        [sys.executable, "-c", COLLECTOR], cwd=ROOT, env=env, capture_output=True, text=True, timeout=100
-    )
-    line = next((ln for ln in out.stdout.splitlines() if ln.startswith("COLLECTOR ")), None)
-    assert line == "COLLECTOR False True True", out.stderr
+    line, err = _child_line(COLLECTOR, "COLLECTOR ", MCP_DESK_CONFIG_DIR=str(config_dir))
+    assert line == "COLLECTOR False True True", err
 
 
 # run_gui's set_up holds the log's records; the file (and logging.handlers) comes after the paint.
@@ -209,22 +219,10 @@ print("LOG", seen["handlers"], seen["started"], seen["record"])
 def test_the_log_file_opens_after_the_first_paint_with_what_was_logged_before(
     config_dir: Path, tmp_path: Path
 ) -> None:
-    env = dict(
-        os.environ,
-        QT_QPA_PLATFORM="offscreen",
-        MCP_DESK_CONFIG_DIR=str(config_dir),
-        MCP_DESK_LOG_DIR=str(tmp_path / "logs"),
+    line, err = _child_line(
+        LOG_AFTER_PAINT, "LOG ", MCP_DESK_CONFIG_DIR=str(config_dir), MCP_DESK_LOG_DIR=str(tmp_path / "logs")
     )
-    out = subprocess.run(
-        [sys.executable, "-c", LOG_AFTER_PAINT],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=100,
-    )
-    line = next((ln for ln in out.stdout.splitlines() if ln.startswith("LOG ")), None)
-    assert line == "LOG False True True", out.stderr
+    assert line == "LOG False True True", err
 
 
 def test_the_window_modules_are_not_read_by_pysides_import_hook(config_dir: Path) -> None:
