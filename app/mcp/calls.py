@@ -52,9 +52,6 @@ logger = logging.getLogger(__name__)
 
 HEADER_MISMATCH = -32020
 
-_RAW_ANSWER = RAW_ANSWER  # read by read_call_answer: on 2026-07-28 it may be a task (the tasks extension)
-
-
 _UNKNOWN_TOOL = re.compile(
     r"unknown tool|tool[^.]{0,80}not found|no such tool|tool[^.]{0,80}does not exist", re.I
 )
@@ -189,7 +186,7 @@ class Calls(CatalogSync, PersonRequests):
                     request = _tool_request(name, arguments, None, None)
                     try:
                         first = read_call_answer(
-                            await session.send_request(request, _RAW_ANSWER, progress_callback=on_progress)
+                            await session.send_request(request, RAW_ANSWER, progress_callback=on_progress)
                         )
                     except MCPError as exc:
                         first = await self._resend_call(exc, request, session, on_progress)
@@ -231,7 +228,7 @@ class Calls(CatalogSync, PersonRequests):
         # 2026-07-28: the server thinks our listing is stale; list again and resend once.
         await self._refresh_kind("tools")
         return read_call_answer(
-            await session.send_request(request, _RAW_ANSWER, progress_callback=on_progress)
+            await session.send_request(request, RAW_ANSWER, progress_callback=on_progress)
         )
 
     def _call_rounds(
@@ -243,7 +240,7 @@ class Calls(CatalogSync, PersonRequests):
             request = _tool_request(name, arguments, responses, state)
             try:
                 return read_call_answer(
-                    await session.send_request(request, _RAW_ANSWER, progress_callback=on_progress)
+                    await session.send_request(request, RAW_ANSWER, progress_callback=on_progress)
                 )
             except MCPError as exc:
                 return await self._resend_call(exc, request, session, on_progress)

@@ -184,7 +184,13 @@ def set_up(argv: list[str]) -> Started | None:
         from app.ui.single_instance import hand_off, socket_name
 
         if hand_off(socket_name(), list(args.open)):
-            return None  # MCP Desk is running for this folder: it opens them, this start ends here
+            # MCP Desk is running for this folder: it opens them, this start ends here, with
+            # its records in the log file and the collector back on, as a start that paints.
+            from app.logfile import install as install_log_file
+
+            install_log_file()
+            resume_collector()
+            return None
 
     import qasync
 
