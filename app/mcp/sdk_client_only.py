@@ -27,6 +27,13 @@ for names a stdio session never uses, and with them httpx2 (~40 ms, a tenth of t
 a module of forwarders: the first use of any of its names imports the real module in its place.
 The window does not leave them: its engine is imported on a worker thread, and an HTTP server's
 first connect would otherwise import them on the window's thread.
+
+The SDK checks each message against the wire shapes of its protocol era (`mcp_types._v2025_11_25`
+and `_v2026_07_28`, about 300 pydantic models); a session uses a handful of them, of one era. In
+a command they are made with pydantic's `defer_build` (`WIRE_BASE`, set on their common base
+while they are defined): each is built on its first use, and the rest never are (~12% of the
+instructions of a command's SDK import). pydantic documents the setting as changing when a
+model is built, not how it validates; the window's engine builds them all, on its worker thread.
 """
 
 from __future__ import annotations
@@ -63,6 +70,13 @@ LATER: dict[str, tuple[str, ...]] = {
 }
 """The SDK's HTTP client modules its client imports, with the names it takes: left for their
 first use by a process that talks to stdio servers only."""
+
+WIRE_BASE = ("mcp_types._wire_base", "WireModel")
+"""The base class of the SDK's per-era wire models, whose config their classes inherit when
+defined (pydantic merges a base's `model_config` into each subclass's)."""
+
+WIRE_MODULES = ("mcp_types._v2025_11_25", "mcp_types._v2026_07_28")
+"""The modules of those wire models (imported by `mcp_types.methods`, within the SDK's import)."""
 
 CLIENT_MODULES = ("mcp", "mcp.client.client")
 """What is imported with the stand-ins in place: the package and the `Client` it re-exports."""
@@ -234,6 +248,7 @@ def import_client_only(*, http: bool = True) -> bool:
         return False
     finder = _StandIns(later=not http)
     sys.meta_path.insert(0, finder)
+    wire_config = _defer_wire_models()
     try:
         for module in CLIENT_MODULES:
             __import__(module)
@@ -243,7 +258,39 @@ def import_client_only(*, http: bool = True) -> bool:
         return False
     finally:
         sys.meta_path.remove(finder)
+        if wire_config is not None:
+            wire_config.pop("defer_build", None)  # the base as it was; its subclasses keep theirs
     return True
+
+
+def _defer_wire_models() -> dict[str, Any] | None:
+    """Have the wire models defined from now on built on first use (WIRE_BASE); the base's config
+    to restore, or None when nothing was changed (the SDK's types are laid out differently, or
+    the wire models exist already: tests/mcp/test_sdk_client_only.py fails on the first)."""
+    module_name, class_name = WIRE_BASE
+    if any(name in sys.modules for name in WIRE_MODULES):
+        return None
+    try:
+        base = getattr(importlib.import_module(module_name), class_name)
+    except (ImportError, AttributeError) as exc:
+        logger.info("no %s.%s in the SDK (%s): its wire models are built when defined", *WIRE_BASE, exc)
+        return None
+    config = getattr(base, "model_config", None)
+    if not isinstance(config, dict) or "defer_build" in config:
+        return None
+    config["defer_build"] = True
+    return config
+
+
+def wire_models_deferred() -> list[str]:
+    """The names of the wire models not built yet in this process (for tests and benches)."""
+    names = []
+    for module_name in WIRE_MODULES:
+        module = sys.modules.get(module_name)
+        for name, value in vars(module).items() if module is not None else ():
+            if isinstance(value, type) and getattr(value, "__pydantic_complete__", True) is False:
+                names.append(f"{module_name}.{name}")
+    return names
 
 
 def _forget_sdk() -> None:

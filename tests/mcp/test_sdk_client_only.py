@@ -125,6 +125,52 @@ def test_a_stdio_only_process_never_imports_the_http_client() -> None:
     }
 
 
+def test_a_command_builds_only_the_wire_models_its_session_uses() -> None:
+    # Also the canary of WIRE_BASE: an SDK whose wire models no longer share that base (or whose
+    # base sets defer_build itself) has none deferred, and fails here.
+    code = _echo_over_stdio(
+        "from app.mcp.sdk_client_only import import_client_only, wire_models_deferred\n"
+        "import_client_only(http=False)\n"
+        "before = wire_models_deferred()\n",
+        "import mcp_types._wire_base as base, mcp_types.methods as methods\n"
+        "after_call = wire_models_deferred()\n"
+        "rows = methods.SERVER_RESULTS.values()\n"
+        "wire = {f'{t.__module__}.{t.__name__}' for t in rows if isinstance(t, type)}\n"
+        "note = methods.parse_server_notification(\n"
+        "    'notifications/message', '2025-11-25', {'level': 'info', 'data': 'hello'})\n"
+        "built = sorted(set(after_call) - set(wire_models_deferred()))\n"
+        "print(json.dumps({'state': state, 'text': text, 'before': len(before),\n"
+        "                  'all_results_deferred': wire <= set(before),\n"
+        "                  'built_by_the_session': len(before) - len(after_call),\n"
+        "                  'note': [type(note).__name__, note.params.data], 'built_by_the_note': built,\n"
+        "                  'base_config': base.WireModel.model_config}))\n",
+    )
+    found = _last_json(_python(code))
+    assert isinstance(found, dict)
+    assert found.pop("before") > 250  # about 300: both eras' models, none built by the import
+    # The engine reads its answers itself (app.mcp.calls): a call needs none of them.
+    assert found.pop("built_by_the_session") < 40
+    assert found == {
+        "state": "ready",
+        "text": "Echo: hi",
+        "all_results_deferred": True,
+        # A server's log message, checked against its era's shape: that model is built then.
+        "note": ["LoggingMessageNotification", "hello"],
+        "built_by_the_note": ["mcp_types._v2025_11_25.LoggingMessageNotification"],
+        "base_config": {"populate_by_name": True},  # the SDK's base is left as it was
+    }
+
+
+def test_the_window_engine_builds_every_wire_model_on_its_import() -> None:
+    done = _python(
+        "import json\n"
+        "import app.mcp.connection\n"
+        "from app.mcp.sdk_client_only import wire_models_deferred\n"
+        "print(json.dumps(wire_models_deferred()))\n"
+    )
+    assert _last_json(done) == []
+
+
 def test_the_http_client_left_for_later_works_when_first_used() -> None:
     with ServerProcess([sys.executable, str(SDK_SERVER), "--http"]) as server:
         host, port = server.wait_listening(30)
