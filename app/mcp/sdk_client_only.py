@@ -29,11 +29,14 @@ The window does not leave them: its engine is imported on a worker thread, and a
 first connect would otherwise import them on the window's thread.
 
 The SDK checks each message against the wire shapes of its protocol era (`mcp_types._v2025_11_25`
-and `_v2026_07_28`, about 300 pydantic models); a session uses a handful of them, of one era. In
-a command they are made with pydantic's `defer_build` (`WIRE_BASE`, set on their common base
-while they are defined): each is built on its first use, and the rest never are (~12% of the
-instructions of a command's SDK import). pydantic documents the setting as changing when a
-model is built, not how it validates; the window's engine builds them all, on its worker thread.
+and `_v2026_07_28`, about 300 pydantic models); a session uses a handful of them, of one era (the
+engine reads call answers and listings itself: mostly a server's notifications and requests
+meet them). Imported through here they are made with pydantic's `defer_build` (`WIRE_BASE`, set
+on their common base while they are defined): each is built on its first use, on the thread
+that uses it (a millisecond or so, once), and the rest never are: ~12% of the instructions of
+the SDK's import, on the way to a command's first output and to the window's first connect.
+pydantic documents the setting as changing when a model is built, not how it validates. An SDK
+imported whole (a process that serves) builds them all as it defines them.
 """
 
 from __future__ import annotations
