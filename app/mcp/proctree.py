@@ -32,6 +32,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 import weakref
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
@@ -211,16 +212,37 @@ def _reap(pid: int) -> None:
 class ServerTree:
     """The processes of one server, known by pid and start time."""
 
-    def __init__(self, leader_pid: int, marker: str) -> None:
-        import psutil
+    LEADER_CLOCK_SLACK = 2.0
+    """Seconds a process's start time (psutil's, from the boot time in whole seconds plus clock
+    ticks) may read later than the moment just after its fork (`_started`) and still be it."""
 
+    def __init__(self, leader_pid: int, marker: str) -> None:
         self.leader_pid = leader_pid
         self.marker = marker
         self.known: dict[int, psutil.Process] = {}
-        try:
-            self._leader: psutil.Process | None = psutil.Process(leader_pid)
-        except psutil.Error:
-            self._leader = None
+        # The server's own process is looked at on first need (`_leader`), not here: psutil's
+        # import (~70 M instructions) would come right after the fork, on the way to a
+        # command's first output, where the MCP SDK's import is meant to overlap the server's start.
+        self._started = time.time()
+        self._leader_looked = False
+        self._leader_process: psutil.Process | None = None
+
+    @property
+    def _leader(self) -> psutil.Process | None:
+        """The server's process, or None when it is gone. Its pid is ours until asyncio reaps
+        it; a process found later under that pid that started after the fork is another's
+        (a reused pid), and is never taken for the server."""
+        if not self._leader_looked:
+            import psutil
+
+            self._leader_looked = True
+            try:
+                found = psutil.Process(self.leader_pid)
+                if found.create_time() <= self._started + self.LEADER_CLOCK_SLACK:
+                    self._leader_process = found
+            except psutil.Error:
+                pass
+        return self._leader_process
 
     def processes(self) -> list[psutil.Process]:
         """The server itself (when it could be looked at) and every known process of its."""
