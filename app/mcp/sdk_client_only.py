@@ -251,8 +251,9 @@ def import_client_only(*, http: bool = True) -> bool:
         return False
     finder = _StandIns(later=not http)
     sys.meta_path.insert(0, finder)
-    wire_config = _defer_wire_models()
+    wire_config = None
     try:
+        wire_config = _defer_wire_models()
         for module in CLIENT_MODULES:
             __import__(module)
     except ImportError as exc:
