@@ -214,7 +214,7 @@ class ServerTree:
 
     LEADER_CLOCK_SLACK = 2.0
     """Seconds a process's start time (psutil's, from the boot time in whole seconds plus clock
-    ticks) may read later than the moment just after its fork (`_started`) and still be it."""
+    ticks) may read later than the moment just after its fork and still be it."""
 
     def __init__(self, leader_pid: int, marker: str) -> None:
         self.leader_pid = leader_pid
@@ -223,7 +223,7 @@ class ServerTree:
         # The server's own process is looked at on first need (`_leader`), not here: psutil's
         # import (~70 M instructions) would come right after the fork, on the way to a
         # command's first output, where the MCP SDK's import is meant to overlap the server's start.
-        self._started = time.time()
+        self._forked = time.monotonic()  # just after the fork (a wall-clock step cannot move it)
         self._leader_looked = False
         self._leader_process: psutil.Process | None = None
 
@@ -236,9 +236,11 @@ class ServerTree:
             import psutil
 
             self._leader_looked = True
+            # The fork's moment on today's wall clock, which psutil's start times also follow.
+            forked = time.time() - (time.monotonic() - self._forked)
             try:
                 found = psutil.Process(self.leader_pid)
-                if found.create_time() <= self._started + self.LEADER_CLOCK_SLACK:
+                if found.create_time() <= forked + self.LEADER_CLOCK_SLACK:
                     self._leader_process = found
             except psutil.Error:
                 pass

@@ -287,7 +287,7 @@ def _defer_wire_models() -> dict[str, Any] | None:
 
 
 def wire_models_deferred() -> list[str]:
-    """The names of the wire models not built yet in this process (for tests and benches)."""
+    """The names of the wire models not built yet in this process (what the tests check)."""
     names = []
     for module_name in WIRE_MODULES:
         module = sys.modules.get(module_name)

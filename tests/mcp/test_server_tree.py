@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import psutil
 
@@ -46,7 +47,8 @@ def test_a_process_that_started_after_the_fork_is_not_taken_for_the_server() -> 
     tree = proctree.ServerTree(os.getpid(), "marker")
     # As if this tree's server had been forked long before this process started, then reaped,
     # and its pid given to this process: not the server.
-    tree._started = mine.create_time() - 10 * proctree.ServerTree.LEADER_CLOCK_SLACK
+    before_me = time.time() - mine.create_time() + 10 * proctree.ServerTree.LEADER_CLOCK_SLACK
+    tree._forked = time.monotonic() - before_me
     assert tree.processes() == []
     # A tree made now (after this process started) is this process's own.
     assert [p.pid for p in proctree.ServerTree(os.getpid(), "marker").processes()] == [os.getpid()]
